@@ -1,0 +1,18 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ENTITIES } from './app.entities';
+import { Clock } from './core/clock/clock';
+import type { MonitorConfig } from './core/config/monitor-config';
+import { CoreModule } from './core/core.module';
+import { DatabaseModule } from './core/database/database.module';
+import type { AppLogger } from './core/logging/logger';
+import { HealthModule } from './health/health.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: MonitorConfig, logger: AppLogger, clock?: Clock): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [CoreModule.forRoot(config, logger, clock), DatabaseModule.forRoot(ENTITIES), HealthModule],
+    };
+  }
+}

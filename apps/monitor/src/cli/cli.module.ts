@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+import { DoctorCommand } from './doctor.command';
+import { HealthcheckCommand } from './healthcheck.command';
+import { ServeCommand } from './serve.command';
+import { VersionCommand } from './version.command';
+
+@Module({ providers: [ServeCommand, VersionCommand, HealthcheckCommand, DoctorCommand] })
+export class CliModule {}

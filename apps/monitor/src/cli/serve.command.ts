@@ -1,0 +1,93 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Command } from 'nest-commander';
+import { createApp } from '../create-app';
+import { loadConfig } from '../core/config/config.loader';
+import { ConfigError, type MonitorConfig } from '../core/config/monitor-config';
+import { buildInfo } from '../core/build-info';
+import { createLogger, type AppLogger } from '../core/logging/logger';
+import { dropIdentity } from '../core/process/identity';
+import { StartupError } from '../core/process/startup-error';
+import { ConfigOptions, type ConfigFlagOptions } from './config-options';
+import { exitWithError } from './fatal';
+
+@Command({
+  name: 'serve',
+  description: 'run the monitor: HTTP server, scheduler and database',
+  options: { isDefault: true },
+})
+export class ServeCommand extends ConfigOptions {
+  async run(_params: string[], flags: ConfigFlagOptions = {}): Promise<void> {
+    let config: MonitorConfig;
+    try {
+      config = loadConfig(flags);
+    } catch (error) {
+      if (error instanceof ConfigError) exitWithError(error.message);
+      throw error;
+    }
+    const logger = createLogger(config.log_level);
+    let app: NestFastifyApplication;
+    try {
+      dropIdentity(config, logger);
+      app = await createApp(config, logger);
+    } catch (error) {
+      if (error instanceof StartupError) exitWithError(error.message, logger);
+      throw error;
+    }
+    await listen(app, config, logger);
+    await waitForShutdown(app, logger);
+  }
+}
+
+async function listen(app: NestFastifyApplication, config: MonitorConfig, logger: AppLogger): Promise<void> {
+  const { host, port } = config.listen;
+  try {
+    await app.listen({ host, port });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+    const reason =
+      code === 'EADDRINUSE'
+        ? 'the port is already in use (is another copy of monitor running?)'
+        : code === 'EACCES'
+          ? 'permission denied (ports below 1024 need privileges)'
+          : code === 'EADDRNOTAVAIL'
+            ? 'no such address on this machine'
+            : (error as Error).message;
+    await app.close().catch(() => undefined);
+    exitWithError(`cannot listen on ${where}: ${reason}`, logger);
+  }
+  const address = app.getHttpServer().address();
+  const bound = typeof address === 'object' && address ? address : { address: host, port };
+  const shownHost = bound.address.includes(':') ? `[${bound.address}]` : bound.address;
+  logger.info(
+    { url: `http://${shownHost}:${bound.port}`, data_dir: config.data_dir, version: buildInfo().version },
+    'listening',
+  );
+}
+
+/** SIGTERM/SIGINT: stop accepting, let in-flight requests and writes finish, close the database. */
+function waitForShutdown(app: NestFastifyApplication, logger: AppLogger): Promise<void> {
+  return new Promise((resolve) => {
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        logger.warn({ signal }, 'second signal: exiting without waiting');
+        process.exit(1);
+      }
+      stopping = true;
+      logger.info({ signal }, 'shutting down');
+      app
+        .close()
+        .then(() => {
+          logger.info('stopped');
+          resolve();
+        })
+        .catch((error: unknown) => {
+          logger.error({ error: (error as Error).message }, 'shutdown failed');
+          process.exit(1);
+        });
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+}

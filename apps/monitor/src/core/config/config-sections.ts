@@ -1,0 +1,262 @@
+import {
+  CHANNEL_TYPES,
+  ChannelDeclaration,
+  ConfigError,
+  keyLabel,
+  MaintenanceDeclaration,
+  SENSOR_BOUNDS,
+  SENSOR_DEFAULTS,
+  SENSOR_TYPES,
+  SensorDeclaration,
+  SITE_KINDS,
+  SiteDeclaration,
+} from './monitor-config';
+
+type Item = Record<string, unknown>;
+
+const fail = (key: string, problem: string): never => {
+  throw new ConfigError(`invalid configuration: ${key}: ${problem}`);
+};
+
+const describe = (value: unknown): string => {
+  const text = JSON.stringify(value);
+  return text === undefined ? String(value) : text.length > 40 ? `${text.slice(0, 37)}...` : text;
+};
+
+/** Reads the fields of one declared item, refusing keys that are not allowed and values of the wrong type. */
+class ItemReader {
+  constructor(
+    private readonly item: Item,
+    private readonly path: string,
+    allowed: readonly string[],
+  ) {
+    for (const key of Object.keys(item)) {
+      if (!allowed.includes(key)) fail(`${path}.${keyLabel(key)}`, 'unknown key');
+    }
+  }
+
+  key(name: string): string {
+    return `${this.path}.${name}`;
+  }
+
+  refuse(name: string, problem: string): never {
+    return fail(this.key(name), problem);
+  }
+
+  name(): string {
+    const value = this.item.name;
+    if (typeof value !== 'string' || value.trim() === '')
+      fail(this.key('name'), 'required, a non-empty string');
+    return (value as string).trim();
+  }
+
+  string(name: string, fallback = ''): string {
+    const value = this.item[name];
+    if (value === undefined || value === null) return fallback;
+    if (typeof value !== 'string') fail(this.key(name), `must be a string (got ${describe(value)})`);
+    return value as string;
+  }
+
+  oneOf<T extends string>(name: string, choices: readonly T[], fallback?: T): T {
+    const value = this.item[name] ?? fallback;
+    if (typeof value !== 'string' || !choices.includes(value as T)) {
+      fail(this.key(name), `must be one of ${choices.join(', ')} (got ${describe(value)})`);
+    }
+    return value as T;
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const value = this.item[name];
+    if (value === undefined || value === null) return fallback;
+    if (typeof value !== 'boolean') fail(this.key(name), `must be true or false (got ${describe(value)})`);
+    return value as boolean;
+  }
+
+  integer(name: string, fallback: number, [min, max]: readonly [number, number]): number {
+    const value = this.item[name];
+    if (value === undefined || value === null) return fallback;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+      fail(this.key(name), `must be an integer from ${min} to ${max} (got ${describe(value)})`);
+    }
+    return value as number;
+  }
+
+  coordinate(name: string, limit: number): number | null {
+    const value = this.item[name];
+    if (value === undefined || value === null) return null;
+    if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value) > limit) {
+      fail(this.key(name), `must be a number from -${limit} to ${limit} (got ${describe(value)})`);
+    }
+    return value as number;
+  }
+
+  object(name: string): Record<string, unknown> {
+    const value = this.item[name];
+    if (value === undefined || value === null) return {};
+    if (typeof value !== 'object' || Array.isArray(value)) fail(this.key(name), 'must be a mapping');
+    return { ...(value as Record<string, unknown>) };
+  }
+
+  strings(name: string): string[] {
+    const value = this.item[name];
+    if (value === undefined || value === null) return [];
+    if (!Array.isArray(value) || value.some((entry) => typeof entry !== 'string' || entry.trim() === '')) {
+      fail(this.key(name), 'must be a list of non-empty strings');
+    }
+    return (value as string[]).map((entry) => entry.trim());
+  }
+
+  timestamp(name: string): string {
+    const value = this.item[name];
+    const text = value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : value;
+    const millis = typeof text === 'string' ? parseRfc3339(text) : NaN;
+    if (Number.isNaN(millis)) {
+      fail(this.key(name), `required, an RFC 3339 timestamp (got ${describe(value)})`);
+    }
+    return new Date(millis).toISOString();
+  }
+}
+
+const RFC_3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
+
+/**
+ * Milliseconds since the epoch for an RFC 3339 date-time (offset required, seconds required), or NaN.
+ * Date.parse alone is too lenient: it reads a missing offset as local time and rolls 2023-02-29 into March.
+ */
+function parseRfc3339(text: string): number {
+  const match = RFC_3339.exec(text);
+  if (!match) return NaN;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
+  const [offsetHour, offsetMinute] = [match[9], match[10]].map((part) => Number(part ?? 0));
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  if (monthDays === undefined || day < 1 || day > monthDays) return NaN;
+  if (hour > 23 || minute > 59 || second > 59 || offsetHour > 23 || offsetMinute > 59) return NaN;
+  return Date.parse(text.toUpperCase());
+}
+
+function readList<T>(section: string, raw: unknown, readItem: (reader: ItemReaderFactory) => T): T[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) fail(section, 'must be a list');
+  const seen = new Set<string>();
+  return (raw as unknown[]).map((item, index) => {
+    const path = `${section}[${index}]`;
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) fail(path, 'must be a mapping');
+    const result = readItem((allowed) => new ItemReader(item as Item, path, allowed));
+    const name = (result as { name: string }).name;
+    if (seen.has(name)) fail(`${path}.name`, `duplicate name ${describe(name)} in ${section}`);
+    seen.add(name);
+    return result;
+  });
+}
+
+type ItemReaderFactory = (allowed: readonly string[]) => ItemReader;
+
+export function readSites(raw: unknown): SiteDeclaration[] {
+  return readList('sites', raw, (open) => {
+    const r = open(['name', 'kind', 'lat', 'lon']);
+    const name = r.name();
+    const kindRaw = r.string('kind');
+    const kind = kindRaw === '' ? 'local' : r.oneOf('kind', SITE_KINDS);
+    const lat = r.coordinate('lat', 90);
+    const lon = r.coordinate('lon', 180);
+    if ((lat === null) !== (lon === null))
+      r.refuse(lat === null ? 'lat' : 'lon', 'lat and lon must be given together');
+    return { name, kind, lat, lon };
+  });
+}
+
+export function readChannels(raw: unknown): ChannelDeclaration[] {
+  return readList('channels', raw, (open) => {
+    const r = open(['name', 'type', 'config', 'enabled', 'title_template', 'body_template']);
+    return {
+      name: r.name(),
+      type: r.oneOf('type', CHANNEL_TYPES),
+      config: r.object('config'),
+      enabled: r.boolean('enabled', true),
+      title_template: r.string('title_template'),
+      body_template: r.string('body_template'),
+    };
+  });
+}
+
+export function readSensors(raw: unknown): SensorDeclaration[] {
+  return readList('sensors', raw, (open) => {
+    const r = open([
+      'name',
+      'type',
+      'target',
+      'interval',
+      'retries',
+      'reminder_every',
+      'group',
+      'tags',
+      'site',
+      'enabled',
+      'options',
+      'channels',
+    ]);
+    const name = r.name();
+    const target = r.string('target').trim();
+    if (target === '') r.refuse('target', 'required, a non-empty string');
+    return {
+      name,
+      type: r.oneOf('type', SENSOR_TYPES),
+      target,
+      interval: r.integer('interval', SENSOR_DEFAULTS.interval, SENSOR_BOUNDS.interval),
+      retries: r.integer('retries', SENSOR_DEFAULTS.retries, SENSOR_BOUNDS.retries),
+      reminder_every: r.integer(
+        'reminder_every',
+        SENSOR_DEFAULTS.reminder_every,
+        SENSOR_BOUNDS.reminder_every,
+      ),
+      group: r.string('group'),
+      tags: r.strings('tags'),
+      site: r.string('site'),
+      enabled: r.boolean('enabled', true),
+      options: r.object('options'),
+      channels: r.strings('channels'),
+    };
+  });
+}
+
+export function readMaintenance(raw: unknown): MaintenanceDeclaration[] {
+  return readList('maintenance', raw, (open) => {
+    const r = open(['name', 'starts_at', 'ends_at', 'sensors']);
+    const window = {
+      name: r.name(),
+      starts_at: r.timestamp('starts_at'),
+      ends_at: r.timestamp('ends_at'),
+      sensors: r.strings('sensors'),
+    };
+    if (window.starts_at >= window.ends_at) r.refuse('ends_at', 'must be after starts_at');
+    return window;
+  });
+}
+
+/** Cross-references between sections: names used by sensors and windows must be declared. */
+export function checkReferences(
+  sites: SiteDeclaration[],
+  channels: ChannelDeclaration[],
+  sensors: SensorDeclaration[],
+  maintenance: MaintenanceDeclaration[],
+): void {
+  const channelNames = new Set(channels.map((c) => c.name));
+  const sensorNames = new Set(sensors.map((s) => s.name));
+  const siteNames = new Set(sites.map((s) => s.name));
+  sensors.forEach((sensor, index) => {
+    if (sensor.site !== '' && !siteNames.has(sensor.site)) {
+      fail(`sensors[${index}].site`, `no site named ${describe(sensor.site)} is declared`);
+    }
+    sensor.channels.forEach((name) => {
+      if (!channelNames.has(name))
+        fail(`sensors[${index}].channels`, `no channel named ${describe(name)} is declared`);
+    });
+  });
+  maintenance.forEach((window, index) => {
+    window.sensors.forEach((name) => {
+      if (!sensorNames.has(name))
+        fail(`maintenance[${index}].sensors`, `no sensor named ${describe(name)} is declared`);
+    });
+  });
+}

@@ -1,0 +1,230 @@
+import * as path from 'node:path';
+import { parseDurationSeconds } from '@monitor/domain';
+import { checkReferences, readChannels, readMaintenance, readSensors, readSites } from './config-sections';
+import {
+  CONFIG_DEFAULTS,
+  ConfigError,
+  ConfigSource,
+  keyLabel,
+  LOG_LEVELS,
+  ListenAddress,
+  LogLevel,
+  MonitorConfig,
+} from './monitor-config';
+
+/** Command-line flags that carry configuration. */
+export interface ConfigFlags {
+  listen?: string;
+  dataDir?: string;
+  config?: string;
+  logLevel?: string;
+}
+
+export interface ConfigInputs {
+  /** The parsed YAML document, when a file was given. */
+  file?: { path: string; data: unknown };
+  env: Record<string, string | undefined>;
+  flags: ConfigFlags;
+  cwd: string;
+}
+
+const FILE_KEYS = [
+  'listen',
+  'data_dir',
+  'base_url',
+  'trust_proxy',
+  'log_level',
+  'retention',
+  'sites',
+  'channels',
+  'sensors',
+  'maintenance',
+] as const;
+const RETENTION_KEYS = ['raw', 'hourly'] as const;
+
+/** Environment variables and flags for each scalar key, in the documented spelling. */
+const SCALAR_SOURCES = {
+  listen: { env: 'MONITOR_LISTEN', flag: 'listen', flagName: '--listen' },
+  data_dir: { env: 'MONITOR_DATA_DIR', flag: 'dataDir', flagName: '--data-dir' },
+  base_url: { env: 'MONITOR_BASE_URL' },
+  trust_proxy: { env: 'MONITOR_TRUST_PROXY' },
+  log_level: { env: 'MONITOR_LOG_LEVEL', flag: 'logLevel', flagName: '--log-level' },
+} as const satisfies Record<string, { env: string; flag?: keyof ConfigFlags; flagName?: string }>;
+
+type ScalarKey = keyof typeof SCALAR_SOURCES;
+
+interface Layered {
+  value: unknown;
+  source: ConfigSource;
+  origin: string;
+}
+
+const invalid = (key: string, origin: string, problem: string): ConfigError =>
+  new ConfigError(`invalid configuration: ${key}${origin ? ` (from ${origin})` : ''}: ${problem}`);
+
+const show = (value: unknown): string => JSON.stringify(value) ?? String(value);
+
+/** Which file to read: the --config flag wins over MONITOR_CONFIG. Null when neither is set. */
+export function configFilePath(flags: ConfigFlags, env: Record<string, string | undefined>, cwd: string) {
+  const chosen = flags.config ?? env.MONITOR_CONFIG;
+  return chosen ? path.resolve(cwd, chosen) : null;
+}
+
+/** defaults < YAML file < environment < flags, then validated. Throws ConfigError with one line. */
+export function resolveConfig(inputs: ConfigInputs): MonitorConfig {
+  const fileData = readFileMapping(inputs.file);
+  const layer = (key: ScalarKey): Layered => {
+    const sources = SCALAR_SOURCES[key];
+    const flagKey = 'flag' in sources ? sources.flag : undefined;
+    const flagValue = flagKey ? inputs.flags[flagKey] : undefined;
+    if (flagValue !== undefined && 'flagName' in sources) {
+      return { value: flagValue, source: 'flag', origin: sources.flagName };
+    }
+    const envValue = inputs.env[sources.env];
+    if (envValue !== undefined && envValue !== '')
+      return { value: envValue, source: 'env', origin: sources.env };
+    if (fileData[key] !== undefined) return { value: fileData[key], source: 'file', origin: 'config file' };
+    return { value: CONFIG_DEFAULTS[key], source: 'default', origin: '' };
+  };
+
+  const sites = readSites(fileData.sites);
+  const channels = readChannels(fileData.channels);
+  const sensors = readSensors(fileData.sensors);
+  const maintenance = readMaintenance(fileData.maintenance);
+  checkReferences(sites, channels, sensors, maintenance);
+
+  return {
+    listen: parseListen(layer('listen')),
+    data_dir: parseDataDir(layer('data_dir'), inputs.cwd),
+    config_file: inputs.file?.path ?? null,
+    base_url: parseBaseUrl(layer('base_url')),
+    trust_proxy: parseBoolean('trust_proxy', layer('trust_proxy')),
+    log_level: parseLogLevel(layer('log_level')),
+    retention: parseRetention(fileData.retention),
+    sites,
+    channels,
+    sensors,
+    maintenance,
+    identity: parseIdentity(inputs.env),
+    admin_password: inputs.env.MONITOR_ADMIN_PASSWORD ? inputs.env.MONITOR_ADMIN_PASSWORD : null,
+  };
+}
+
+function readFileMapping(file: ConfigInputs['file']): Record<string, unknown> {
+  if (!file || file.data === null || file.data === undefined) return {};
+  if (typeof file.data !== 'object' || Array.isArray(file.data)) {
+    throw new ConfigError(`invalid configuration: ${file.path}: the top level must be a mapping of keys`);
+  }
+  const data = file.data as Record<string, unknown>;
+  for (const key of Object.keys(data)) {
+    if (!(FILE_KEYS as readonly string[]).includes(key)) {
+      throw new ConfigError(`invalid configuration: ${keyLabel(key)}: unknown key (in ${file.path})`);
+    }
+  }
+  return data;
+}
+
+function parseListen({ value, origin }: Layered): ListenAddress {
+  const text = typeof value === 'number' ? `:${value}` : value;
+  const match =
+    typeof text === 'string' ? /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]\s]*)):(\d{1,5})$/.exec(text.trim()) : null;
+  const port = match ? Number(match[3]) : NaN;
+  if (!match || port > 65535) {
+    throw invalid('listen', origin, `must be HOST:PORT with a port from 0 to 65535 (got ${show(value)})`);
+  }
+  return { host: match[1] ?? (match[2] || '0.0.0.0'), port };
+}
+
+function parseDataDir({ value, origin }: Layered, cwd: string): string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw invalid('data_dir', origin, `must be a directory path (got ${show(value)})`);
+  }
+  return path.resolve(cwd, value.trim());
+}
+
+function parseBaseUrl({ value, origin }: Layered): string {
+  if (value === null || value === '') return '';
+  // URL drops an empty query or fragment ("https://x/?"), so look for the characters themselves.
+  if (typeof value === 'string' && !/[?#]/.test(value)) {
+    try {
+      const url = new URL(value.trim());
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && !url.search && !url.hash) {
+        return url.toString().replace(/\/+$/, '');
+      }
+    } catch {
+      // falls through to the error below
+    }
+  }
+  throw invalid(
+    'base_url',
+    origin,
+    `must be an http or https address without query, or empty (got ${show(value)})`,
+  );
+}
+
+function parseBoolean(key: string, { value, origin }: Layered): boolean {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string') {
+    const text = value.trim().toLowerCase();
+    if (['true', '1', 'yes', 'on'].includes(text)) return true;
+    if (['false', '0', 'no', 'off'].includes(text)) return false;
+  }
+  throw invalid(key, origin, `must be true or false (got ${show(value)})`);
+}
+
+function parseLogLevel({ value, origin }: Layered): LogLevel {
+  const text = typeof value === 'string' ? value.trim().toLowerCase() : value;
+  if (typeof text === 'string' && (LOG_LEVELS as readonly string[]).includes(text)) return text as LogLevel;
+  throw invalid('log_level', origin, `must be one of ${LOG_LEVELS.join(', ')} (got ${show(value)})`);
+}
+
+function parseRetention(raw: unknown): MonitorConfig['retention'] {
+  if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) {
+    throw invalid('retention', 'config file', 'must be a mapping with raw and hourly');
+  }
+  const given = (raw ?? {}) as Record<string, unknown>;
+  for (const key of Object.keys(given)) {
+    if (!(RETENTION_KEYS as readonly string[]).includes(key)) {
+      throw invalid(`retention.${key}`, 'config file', 'unknown key');
+    }
+  }
+  const seconds = (key: (typeof RETENTION_KEYS)[number]): number => {
+    const value = given[key] ?? CONFIG_DEFAULTS.retention[key];
+    const parsed = parseDurationSeconds(value);
+    if (parsed === null) {
+      throw invalid(
+        `retention.${key}`,
+        'config file',
+        `must be a number of days or a duration like 36h or 7d (got ${show(value)})`,
+      );
+    }
+    return parsed;
+  };
+  const rawSeconds = seconds('raw');
+  const hourlySeconds = seconds('hourly');
+  if (rawSeconds < 3600) throw invalid('retention.raw', 'config file', 'must be at least 1h');
+  if (hourlySeconds < rawSeconds) {
+    throw invalid('retention.hourly', 'config file', 'must be at least as long as retention.raw');
+  }
+  return { raw_seconds: rawSeconds, hourly_seconds: hourlySeconds };
+}
+
+function parseIdentity(env: Record<string, string | undefined>): MonitorConfig['identity'] {
+  const id = (name: 'PUID' | 'PGID', fallback: number): number => {
+    const text = env[name];
+    if (text === undefined || text === '') return fallback;
+    if (!/^\d{1,10}$/.test(text.trim()) || Number(text) > 2 ** 31 - 1) {
+      throw invalid(name, name, `must be a numeric id from 0 to 2147483647 (got ${show(text)})`);
+    }
+    return Number(text);
+  };
+  const umaskText = env.UMASK === undefined || env.UMASK === '' ? CONFIG_DEFAULTS.umask : env.UMASK.trim();
+  if (!/^0?[0-7]{3}$/.test(umaskText)) {
+    throw invalid('UMASK', 'UMASK', `must be an octal mask like 022 (got ${show(env.UMASK)})`);
+  }
+  return {
+    puid: id('PUID', CONFIG_DEFAULTS.puid),
+    pgid: id('PGID', CONFIG_DEFAULTS.pgid),
+    umask: parseInt(umaskText, 8),
+  };
+}

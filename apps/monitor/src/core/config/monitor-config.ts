@@ -1,0 +1,121 @@
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const SENSOR_TYPES = ['http', 'tcp', 'ping', 'dns', 'docker', 'snmp'] as const;
+export const CHANNEL_TYPES = [
+  'bot_messenger',
+  'chat_webhook_a',
+  'federated_chat',
+  'push_topic',
+  'chat_webhook_b',
+  'webhook',
+] as const;
+export const SITE_KINDS = ['local', 'external'] as const;
+
+export interface SiteDeclaration {
+  name: string;
+  kind: (typeof SITE_KINDS)[number];
+  lat: number | null;
+  lon: number | null;
+}
+
+export interface ChannelDeclaration {
+  name: string;
+  type: (typeof CHANNEL_TYPES)[number];
+  config: Record<string, unknown>;
+  enabled: boolean;
+  title_template: string;
+  body_template: string;
+}
+
+export interface SensorDeclaration {
+  name: string;
+  type: (typeof SENSOR_TYPES)[number];
+  target: string;
+  interval: number;
+  retries: number;
+  reminder_every: number;
+  group: string;
+  tags: string[];
+  site: string;
+  enabled: boolean;
+  options: Record<string, unknown>;
+  channels: string[];
+}
+
+export interface MaintenanceDeclaration {
+  name: string;
+  starts_at: string;
+  ends_at: string;
+  sensors: string[];
+}
+
+export interface ListenAddress {
+  host: string;
+  port: number;
+}
+
+/** The validated configuration every part of the process reads. */
+export interface MonitorConfig {
+  listen: ListenAddress;
+  data_dir: string;
+  /** Absolute path of the YAML file the configuration came from, or null. */
+  config_file: string | null;
+  base_url: string;
+  trust_proxy: boolean;
+  log_level: LogLevel;
+  retention: { raw_seconds: number; hourly_seconds: number };
+  sites: SiteDeclaration[];
+  channels: ChannelDeclaration[];
+  sensors: SensorDeclaration[];
+  maintenance: MaintenanceDeclaration[];
+  identity: { puid: number; pgid: number; umask: number };
+  /** From MONITOR_ADMIN_PASSWORD; a secret, never logged. */
+  admin_password: string | null;
+}
+
+/** Where a configuration value may come from, lowest precedence first. */
+export type ConfigSource = 'default' | 'file' | 'env' | 'flag';
+
+export const CONFIG_DEFAULTS = {
+  listen: '0.0.0.0:8080',
+  data_dir: './data',
+  base_url: '',
+  trust_proxy: false,
+  log_level: 'info',
+  retention: { raw: '7d', hourly: '90d' },
+  puid: 500,
+  pgid: 500,
+  umask: '022',
+} as const;
+
+export const SENSOR_DEFAULTS = {
+  interval: 60,
+  retries: 3,
+  reminder_every: 0,
+} as const;
+
+export const SENSOR_BOUNDS = {
+  interval: [1, 86400],
+  retries: [1, 100],
+  reminder_every: [0, 604800],
+} as const;
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Control characters (line breaks among them) and the Unicode line and paragraph separators. */
+const UNPRINTABLE = /\p{Cc}|[\u2028\u2029]/u;
+
+/**
+ * A key as the user wrote it, safe inside a one-line ConfigError message: a key holding a line break
+ * or another control character is shown quoted, with those characters escaped.
+ */
+export function keyLabel(key: string): string {
+  if (!UNPRINTABLE.test(key)) return key;
+  return JSON.stringify(key).replace(
+    new RegExp(UNPRINTABLE.source, 'gu'),
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}

@@ -1,0 +1,23 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { Clock, SystemClock } from './clock/clock';
+import { MONITOR_CONFIG } from './config/config.tokens';
+import type { MonitorConfig } from './config/monitor-config';
+import { APP_LOGGER } from './logging/logging.tokens';
+import type { AppLogger } from './logging/logger';
+
+/** The configuration, the logger and the clock, available to every feature module. */
+@Global()
+@Module({})
+export class CoreModule {
+  static forRoot(config: MonitorConfig, logger: AppLogger, clock: Clock = new SystemClock()): DynamicModule {
+    return {
+      module: CoreModule,
+      providers: [
+        { provide: MONITOR_CONFIG, useValue: config },
+        { provide: APP_LOGGER, useValue: logger },
+        { provide: Clock, useValue: clock },
+      ],
+      exports: [MONITOR_CONFIG, APP_LOGGER, Clock],
+    };
+  }
+}

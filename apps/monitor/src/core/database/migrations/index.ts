@@ -1,0 +1,6 @@
+import { InitialSchema1763750000000 } from './1763750000000-initial-schema';
+
+/** Every migration, oldest first. The doctor compares the database against this list. */
+export const MIGRATIONS = [InitialSchema1763750000000];
+
+export const MIGRATION_NAMES: readonly string[] = MIGRATIONS.map((migration) => migration.name);

@@ -1,0 +1,58 @@
+import * as fs from 'node:fs';
+import { DataSource } from 'typeorm';
+import type { MixedList, EntitySchema } from 'typeorm';
+import { currentUidText, describeErrno, StartupError } from '../process/startup-error';
+import { databasePath } from './database-path';
+import { MIGRATIONS } from './migrations';
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+type Entities = MixedList<Function | string | EntitySchema>;
+
+/** Milliseconds a writer waits for a lock before SQLITE_BUSY. */
+export const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Creates the data directory when missing, opens `<data-dir>/monitor.db` (WAL, foreign keys,
+ * busy timeout) and applies pending migrations. Any failure becomes one operator-readable line.
+ */
+export async function openDatabase(dataDir: string, entities: Entities): Promise<DataSource> {
+  const file = databasePath(dataDir);
+  const cannotOpen = (error: unknown) =>
+    new StartupError(`cannot open database ${file}${currentUidText()}: ${describeErrno(error)}`);
+
+  try {
+    fs.mkdirSync(dataDir, { recursive: true });
+    fs.accessSync(dataDir, fs.constants.W_OK | fs.constants.X_OK);
+    if (fs.existsSync(file)) fs.accessSync(file, fs.constants.R_OK | fs.constants.W_OK);
+  } catch (error) {
+    throw cannotOpen(error);
+  }
+
+  const dataSource = new DataSource({
+    type: 'better-sqlite3',
+    database: file,
+    entities,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'migrations',
+    synchronize: false,
+    migrationsRun: false,
+    enableWAL: true,
+    timeout: BUSY_TIMEOUT_MS,
+    prepareDatabase: (db: { pragma(sql: string): unknown }) => {
+      // WAL with synchronous=NORMAL is durable across process crashes and much cheaper per commit.
+      db.pragma('synchronous = NORMAL');
+    },
+  });
+  try {
+    await dataSource.initialize();
+  } catch (error) {
+    throw cannotOpen(error);
+  }
+  try {
+    await dataSource.runMigrations({ transaction: 'each' });
+  } catch (error) {
+    await dataSource.destroy().catch(() => undefined);
+    throw new StartupError(`cannot migrate database ${file}: ${describeErrno(error)}`);
+  }
+  return dataSource;
+}

@@ -1,0 +1,52 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sendError } from './api-exception.filter';
+import { NotFoundError } from '@monitor/domain';
+
+/** Where `npm run build` puts the dashboard, from the built server or from a source checkout. */
+export function dashboardDirectory(): string | null {
+  const candidates = [
+    path.resolve(__dirname, '../../frontend/browser'),
+    path.resolve(process.cwd(), 'dist/frontend/browser'),
+  ];
+  return candidates.find((dir) => fs.existsSync(path.join(dir, 'index.html'))) ?? null;
+}
+
+const isApiPath = (url: string): boolean =>
+  url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+
+/**
+ * Serves the built dashboard at `/`: hashed assets cached for a year, and index.html (no-cache)
+ * for every other GET outside /api so deep links work.
+ */
+export async function registerDashboard(app: NestFastifyApplication, dir: string | null): Promise<void> {
+  if (dir) {
+    await app.register(fastifyStatic, {
+      root: dir,
+      prefix: '/',
+      wildcard: false,
+      index: false,
+      setHeaders: (reply: FastifyReply, filePath: string) => {
+        const hashed = /-[A-Z0-9]{8,}\.(js|css)$/.test(filePath);
+        void reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.get('/*', (request: FastifyRequest, reply: FastifyReply) => {
+    if (isApiPath(request.url)) {
+      return sendError(
+        request,
+        reply,
+        new NotFoundError(`no such endpoint: GET ${request.url.split('?')[0]}`),
+      );
+    }
+    if (!dir) {
+      return sendError(request, reply, new NotFoundError('the dashboard is not built: run npm run build'));
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

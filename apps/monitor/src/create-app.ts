@@ -1,0 +1,56 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from './app.module';
+import { Clock } from './core/clock/clock';
+import type { MonitorConfig } from './core/config/monitor-config';
+import { ApiExceptionFilter } from './core/http/api-exception.filter';
+import { dashboardDirectory, registerDashboard } from './core/http/dashboard';
+import { registerOpenApi } from './core/http/openapi';
+import { registerRequestLog } from './core/http/request-log';
+import { contentSecurityPolicy, registerSecurityHeaders } from './core/http/security-headers';
+import { createValidationPipe } from './core/http/validation';
+import type { AppLogger } from './core/logging/logger';
+import { NestLoggerAdapter } from './core/logging/nest-logger.adapter';
+
+/** Default request body cap; endpoints that take more (restore) raise it for themselves. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface CreateAppOptions {
+  clock?: Clock;
+  dashboardDir?: string | null;
+}
+
+/** Builds the whole HTTP application (not yet listening). Used by `serve` and by the API tests. */
+export async function createApp(
+  config: MonitorConfig,
+  logger: AppLogger,
+  options: CreateAppOptions = {},
+): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    trustProxy: config.trust_proxy,
+    bodyLimit: BODY_LIMIT_BYTES,
+    logger: false,
+    return503OnClosing: true,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config, logger, options.clock),
+    adapter,
+    {
+      logger: new NestLoggerAdapter(logger),
+      abortOnError: false,
+      bufferLogs: false,
+    },
+  );
+  const fastify = app.getHttpAdapter().getInstance();
+  registerRequestLog(fastify, logger);
+  registerSecurityHeaders(fastify, () => contentSecurityPolicy());
+  app.useGlobalFilters(new ApiExceptionFilter());
+  app.useGlobalPipes(createValidationPipe());
+  registerOpenApi(app);
+  await registerDashboard(
+    app,
+    options.dashboardDir === undefined ? dashboardDirectory() : options.dashboardDir,
+  );
+  await app.init();
+  return app;
+}

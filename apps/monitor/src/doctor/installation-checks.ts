@@ -1,0 +1,126 @@
+import * as fs from 'node:fs';
+import Database from 'better-sqlite3';
+import { databasePath } from '../core/database/database-path';
+import { MIGRATION_NAMES } from '../core/database/migrations';
+
+export interface DoctorCheck {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+export interface DoctorReport {
+  ok: boolean;
+  checks: DoctorCheck[];
+}
+
+/** Free space below which the disk check fails. */
+export const MIN_FREE_BYTES = 100 * 1024 * 1024;
+
+export interface InstallationCheckInput {
+  dataDir: string;
+  /** null when the configuration resolved; otherwise the one-line reason. */
+  configError: string | null;
+}
+
+/**
+ * Read-only inspection of an installation: it opens the database read-only (immutable when no
+ * other process has it open, so not even a -shm file is created) and writes nothing anywhere.
+ */
+export function runInstallationChecks({ dataDir, configError }: InstallationCheckInput): DoctorReport {
+  const checks: DoctorCheck[] = [
+    { name: 'configuration', ok: configError === null, detail: configError ?? 'valid' },
+    checkDataDirectory(dataDir),
+    ...checkDatabase(dataDir),
+    checkDisk(dataDir),
+  ];
+  return { ok: checks.every((check) => check.ok), checks };
+}
+
+function checkDataDirectory(dataDir: string): DoctorCheck {
+  const name = 'data_directory';
+  try {
+    if (!fs.statSync(dataDir).isDirectory())
+      return { name, ok: false, detail: `${dataDir} is not a directory` };
+    fs.accessSync(dataDir, fs.constants.W_OK | fs.constants.X_OK);
+    return { name, ok: true, detail: `${dataDir} is writable` };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'is not writable' : String(code);
+    return { name, ok: false, detail: `${dataDir} ${reason}` };
+  }
+}
+
+function checkDatabase(dataDir: string): DoctorCheck[] {
+  const file = databasePath(dataDir);
+  if (!fs.existsSync(file)) {
+    const detail = `${file} does not exist (the service creates it on first start)`;
+    return [
+      { name: 'database', ok: false, detail },
+      { name: 'migrations', ok: false, detail: 'no database to inspect' },
+    ];
+  }
+  let db: Database.Database | undefined;
+  try {
+    db = openReadOnly(file);
+    const integrity = db.pragma('quick_check', { simple: true });
+    const database: DoctorCheck =
+      integrity === 'ok'
+        ? { name: 'database', ok: true, detail: `${file} opens and passes quick_check` }
+        : { name: 'database', ok: false, detail: `quick_check reports: ${String(integrity)}` };
+    return [database, checkMigrations(db)];
+  } catch (error) {
+    const detail = `${file} cannot be opened: ${(error as Error).message}`;
+    return [
+      { name: 'database', ok: false, detail },
+      { name: 'migrations', ok: false, detail: 'no database to inspect' },
+    ];
+  } finally {
+    db?.close();
+  }
+}
+
+function openReadOnly(file: string): Database.Database {
+  // With a live -wal file another process has the database open: read through it. Otherwise open
+  // the file as immutable so SQLite does not create -wal/-shm files beside it.
+  if (fs.existsSync(`${file}-wal`)) return new Database(file, { readonly: true, fileMustExist: true });
+  return new Database(`file:${encodeURI(file)}?immutable=1`, { readonly: true, fileMustExist: true });
+}
+
+function checkMigrations(db: Database.Database): DoctorCheck {
+  const name = 'migrations';
+  const table = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'migrations'`).get();
+  if (!table) return { name, ok: false, detail: `none applied; ${MIGRATION_NAMES.length} pending` };
+  const applied = (db.prepare('SELECT name FROM migrations ORDER BY id').all() as { name: string }[]).map(
+    (r) => r.name,
+  );
+  const unknown = applied.filter((migration) => !MIGRATION_NAMES.includes(migration));
+  const pending = MIGRATION_NAMES.filter((migration) => !applied.includes(migration));
+  if (unknown.length > 0) {
+    return {
+      name,
+      ok: false,
+      detail: `database has migrations this build does not know: ${unknown.join(', ')}`,
+    };
+  }
+  if (pending.length > 0)
+    return { name, ok: false, detail: `${pending.length} pending: ${pending.join(', ')}` };
+  return { name, ok: true, detail: `${applied.length} applied, none pending` };
+}
+
+function checkDisk(dataDir: string): DoctorCheck {
+  const name = 'disk';
+  try {
+    const stats = fs.statfsSync(fs.existsSync(dataDir) ? dataDir : '.');
+    const free = stats.bavail * stats.bsize;
+    const detail = `${(free / 1024 / 1024).toFixed(0)} MiB free`;
+    return {
+      name,
+      ok: free >= MIN_FREE_BYTES,
+      detail: free >= MIN_FREE_BYTES ? detail : `${detail} (below 100 MiB)`,
+    };
+  } catch (error) {
+    return { name, ok: false, detail: `cannot read free space: ${(error as Error).message}` };
+  }
+}

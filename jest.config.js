@@ -1,0 +1,37 @@
+/** One runner for every suite: unit (beside the code), API and CLI (apps/monitor/test), browser (e2e). */
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline',
+  },
+];
+
+const common = {
+  transform: { '^.+\\.ts$': swc },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testEnvironment: 'node',
+  moduleNameMapper: {
+    '^@monitor/(domain|contracts)$': '<rootDir>/libs/$1/src',
+    '^@monitor/(domain|contracts)/(.*)$': '<rootDir>/libs/$1/src/$2',
+  },
+};
+
+module.exports = {
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/monitor/src/**/*.spec.ts'],
+    },
+    { ...common, displayName: 'api', testMatch: ['<rootDir>/apps/monitor/test/api/**/*.spec.ts'] },
+    { ...common, displayName: 'cli', testMatch: ['<rootDir>/apps/monitor/test/cli/**/*.spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/e2e/**/*.spec.ts'] },
+  ],
+};

@@ -13,8 +13,12 @@ const swc = [
   },
 ];
 
+// ESM-only packages that run under Node's require(esm) but must be compiled for jest's loader.
+const esmPackages = ['content-disposition'];
+
 const common = {
-  transform: { '^.+\\.ts$': swc },
+  transform: { '^.+\\.ts$': swc, [`/node_modules/(${esmPackages.join('|')})/.+\\.js$`]: swc },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
   testEnvironment: 'node',
   moduleNameMapper: {

@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, ModuleMetadata } from '@nestjs/common';
 import { ENTITIES } from './app.entities';
 import { Clock } from './core/clock/clock';
 import type { MonitorConfig } from './core/config/monitor-config';
@@ -9,10 +9,19 @@ import { HealthModule } from './health/health.module';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: MonitorConfig, logger: AppLogger, clock?: Clock): DynamicModule {
+  static forRoot(
+    config: MonitorConfig,
+    logger: AppLogger,
+    options: { clock?: Clock; imports?: ModuleMetadata['imports'] } = {},
+  ): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRoot(config, logger, clock), DatabaseModule.forRoot(ENTITIES), HealthModule],
+      imports: [
+        CoreModule.forRoot(config, logger, options.clock),
+        DatabaseModule.forRoot(ENTITIES),
+        HealthModule,
+        ...(options.imports ?? []),
+      ],
     };
   }
 }

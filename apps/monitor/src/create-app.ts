@@ -1,3 +1,4 @@
+import type { ModuleMetadata } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
@@ -18,6 +19,10 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 export interface CreateAppOptions {
   clock?: Clock;
   dashboardDir?: string | null;
+  /** Threshold of the `slow request` warning. */
+  slowRequestMs?: number;
+  /** Extra modules mounted beside the application's own (the API tests' probe routes). */
+  imports?: ModuleMetadata['imports'];
 }
 
 /** Builds the whole HTTP application (not yet listening). Used by `serve` and by the API tests. */
@@ -33,7 +38,7 @@ export async function createApp(
     return503OnClosing: true,
   });
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot(config, logger, options.clock),
+    AppModule.forRoot(config, logger, options),
     adapter,
     {
       logger: new NestLoggerAdapter(logger),
@@ -42,7 +47,7 @@ export async function createApp(
     },
   );
   const fastify = app.getHttpAdapter().getInstance();
-  registerRequestLog(fastify, logger);
+  registerRequestLog(fastify, logger, options.slowRequestMs);
   registerSecurityHeaders(fastify, () => contentSecurityPolicy());
   app.useGlobalFilters(new ApiExceptionFilter());
   app.useGlobalPipes(createValidationPipe());

@@ -5,7 +5,7 @@ export type SiteKind = 'local' | 'external';
 @Entity('sites')
 @Unique('UQ_sites_name', ['name'])
 @Check('CHK_sites_kind', `"kind" IN ('local','external')`)
-@Check('CHK_sites_coordinates', `("lat" IS NULL) = ("lon" IS NULL)`)
+@Check('CHK_sites_coordinates', `"lat" IS NULL AND "lon" IS NULL OR "lat" IS NOT NULL AND "lon" IS NOT NULL`)
 export class SiteEntity {
   @PrimaryGeneratedColumn() id!: number;
   @Column({ type: 'varchar' }) name!: string;

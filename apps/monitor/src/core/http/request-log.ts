@@ -9,7 +9,11 @@ export const SLOW_REQUEST_MS = 10_000;
  * Exactly one line per request: `http request` at info, or `http request failed` at error for
  * status >= 500 with what the client was told and what went wrong. Debug level adds detail fields.
  */
-export function registerRequestLog(fastify: FastifyInstance, logger: AppLogger): void {
+export function registerRequestLog(
+  fastify: FastifyInstance,
+  logger: AppLogger,
+  slowMs = SLOW_REQUEST_MS,
+): void {
   fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done) => {
     const duration = Math.round(reply.elapsedTime * 10) / 10;
     const fields: Record<string, unknown> = {
@@ -34,7 +38,7 @@ export function registerRequestLog(fastify: FastifyInstance, logger: AppLogger):
     } else {
       logger.info(fields, 'http request');
     }
-    if (duration > SLOW_REQUEST_MS) {
+    if (duration > slowMs) {
       logger.warn(
         { ...fields, hint: 'the database may be locked by another process or the disk may be stalled' },
         'slow request',

@@ -59,7 +59,7 @@ export class InitialSchema1763750000000 implements MigrationInterface {
         "updated_at" integer NOT NULL,
         CONSTRAINT "UQ_sites_name" UNIQUE ("name"),
         CONSTRAINT "CHK_sites_kind" CHECK ("kind" IN ('local','external')),
-        CONSTRAINT "CHK_sites_coordinates" CHECK (("lat" IS NULL) = ("lon" IS NULL))
+        CONSTRAINT "CHK_sites_coordinates" CHECK ("lat" IS NULL AND "lon" IS NULL OR "lat" IS NOT NULL AND "lon" IS NOT NULL)
       )`,
       `CREATE TABLE "channels" (
         "id" integer PRIMARY KEY AUTOINCREMENT NOT NULL,
@@ -177,7 +177,8 @@ export class InitialSchema1763750000000 implements MigrationInterface {
       ) WITHOUT ROWID`,
       `CREATE INDEX "IDX_maintenance_window_sensors_sensor" ON "maintenance_window_sensors" ("sensor_id")`,
     ];
-    for (const statement of statements) await queryRunner.query(statement);
+    // One line per statement: TypeORM's SQLite schema reader parses CHECK constraints per line.
+    for (const statement of statements) await queryRunner.query(oneLine(statement));
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
@@ -201,3 +202,9 @@ export class InitialSchema1763750000000 implements MigrationInterface {
     }
   }
 }
+
+const oneLine = (sql: string): string =>
+  sql
+    .replace(/\s*\n\s*\)/g, ')')
+    .replace(/\(\s*\n\s*/g, '(')
+    .replace(/\s*\n\s*/g, ' ');

@@ -1,0 +1,62 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Writable } from 'node:stream';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createApp, CreateAppOptions } from '../../../src/create-app';
+import { resolveConfig } from '../../../src/core/config/config.resolve';
+import type { MonitorConfig } from '../../../src/core/config/monitor-config';
+import { createLogger } from '../../../src/core/logging/logger';
+
+export interface LogRecord {
+  level: string;
+  msg: string;
+  [field: string]: unknown;
+}
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  url: string;
+  dataDir: string;
+  config: MonitorConfig;
+  logs: LogRecord[];
+  /** fetch against the app; `path` starts with `/`. */
+  request(path: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** The real application on a temp data directory, listening on 127.0.0.1 with a free port. */
+export async function startTestApp(
+  options: CreateAppOptions & { env?: Record<string, string>; logLevel?: string; dataDir?: string } = {},
+): Promise<TestApp> {
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'monitor-api-'));
+  const config = resolveConfig({
+    env: { ...options.env },
+    flags: { listen: '127.0.0.1:0', dataDir, logLevel: options.logLevel ?? 'info' },
+    cwd: process.cwd(),
+  });
+  const logs: LogRecord[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n')) if (line) logs.push(JSON.parse(line) as LogRecord);
+      done();
+    },
+  });
+  const logger = createLogger(config.log_level, sink);
+  const app = await createApp(config, logger, { dashboardDir: null, ...options });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.getHttpServer().address() as { port: number };
+  const url = `http://127.0.0.1:${address.port}`;
+  return {
+    app,
+    url,
+    dataDir,
+    config,
+    logs,
+    request: (p, init) => fetch(`${url}${p}`, init),
+    close: async () => {
+      await app.close();
+      if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import { HttpErrorResponse } from '@angular/common/http';
+import type { ApiError } from '@monitor/contracts';
+
+/** The one deadline every API call gets. */
+export const API_DEADLINE_MS = 15_000;
+
+export const TIMEOUT_MESSAGE = 'The server did not answer within 15 seconds.';
+export const NETWORK_MESSAGE = 'The server could not be reached.';
+
+/**
+ * The only error an API call fails with.
+ * `status` is the HTTP status code, or 0 when no response arrived (network failure or time-out);
+ * `message` is ready to show to a person.
+ */
+export class ApiCallError extends Error {
+  override readonly name = 'ApiCallError';
+
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  static timeout(): ApiCallError {
+    return new ApiCallError(0, TIMEOUT_MESSAGE);
+  }
+
+  /** Turns whatever a call failed with into an `ApiCallError`. */
+  static from(failure: unknown): ApiCallError {
+    if (failure instanceof ApiCallError) return failure;
+    if (failure instanceof HttpErrorResponse) return fromHttpError(failure);
+    if (isTimeout(failure)) return ApiCallError.timeout();
+    return new ApiCallError(0, NETWORK_MESSAGE);
+  }
+}
+
+function fromHttpError(response: HttpErrorResponse): ApiCallError {
+  if (isTimeout(response.error)) return ApiCallError.timeout();
+  if (response.status === 0) return new ApiCallError(0, NETWORK_MESSAGE);
+
+  const serverText = errorText(response.error);
+  if (serverText !== undefined) return new ApiCallError(response.status, serverText);
+  if (response.ok || (response.status >= 200 && response.status < 300)) {
+    return new ApiCallError(response.status, 'The server sent a response that could not be read.');
+  }
+  return new ApiCallError(response.status, `The server answered with an error (HTTP ${response.status}).`);
+}
+
+/** The `error` text of an `ApiError` body, whether it arrived parsed or as raw text. */
+function errorText(body: unknown): string | undefined {
+  if (typeof body === 'string') {
+    try {
+      return errorText(JSON.parse(body) as unknown);
+    } catch {
+      return undefined;
+    }
+  }
+  if (isApiError(body) && body.error.trim() !== '') return body.error;
+  return undefined;
+}
+
+function isApiError(body: unknown): body is ApiError {
+  return typeof body === 'object' && body !== null && typeof (body as Partial<ApiError>).error === 'string';
+}
+
+function isTimeout(failure: unknown): boolean {
+  return (
+    typeof failure === 'object' && failure !== null && (failure as { name?: unknown }).name === 'TimeoutError'
+  );
+}

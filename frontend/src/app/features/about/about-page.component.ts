@@ -1,0 +1,102 @@
+import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
+import type { BuildChannel, VersionInfo } from '@monitor/contracts';
+
+import { ApiClient } from '../../core/api/api-client.service';
+import { loadable } from '../../core/api/loadable';
+import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
+import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
+
+const CHANNEL_HINTS: Record<BuildChannel, string> = {
+  release: 'an official release',
+  dev: 'a development build',
+  local: 'built from a local checkout',
+};
+
+/** `/about`: which build of Monitor is running, from `GET /api/version`. */
+@Component({
+  selector: 'app-about-page',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [ErrorAlertComponent, LoadingIndicatorComponent],
+  template: `
+    <div class="page-heading">
+      <h1>About</h1>
+    </div>
+
+    @if (version.error(); as error) {
+      <app-error-alert
+        heading="The version information could not be read"
+        [message]="error.message"
+        (retry)="version.reload()"
+      />
+    } @else if (version.value(); as info) {
+      <section class="panel" aria-labelledby="about-heading" data-testid="about-panel">
+        <h2 id="about-heading">Monitor</h2>
+        <p class="lead">Self-hosted uptime monitor: this is the build the server is running.</p>
+        <dl class="facts">
+          <div>
+            <dt>Version</dt>
+            <dd data-testid="about-version">{{ info.version }}</dd>
+          </div>
+          <div>
+            <dt>Build</dt>
+            <dd data-testid="about-build">{{ info.build }}</dd>
+          </div>
+          <div>
+            <dt>Commit</dt>
+            <dd class="mono" data-testid="about-commit">{{ info.commit }}</dd>
+          </div>
+          <div>
+            <dt>Build date</dt>
+            <dd data-testid="about-build-date">{{ info.build_date }}</dd>
+          </div>
+          <div>
+            <dt>Build channel</dt>
+            <dd>
+              <span class="badge" [attr.data-channel]="info.channel" data-testid="about-channel">{{
+                info.channel
+              }}</span>
+              @if (channelHint(); as hint) {
+                <span class="hint">{{ hint }}</span>
+              }
+            </dd>
+          </div>
+        </dl>
+      </section>
+    } @else {
+      <app-loading-indicator label="Loading version information…" />
+    }
+  `,
+  styles: `
+    h2 {
+      margin: 0;
+      font-size: 1.1rem;
+    }
+    .lead {
+      margin: 0.25rem 0 1.25rem;
+      color: var(--text-muted);
+    }
+    .badge {
+      display: inline-block;
+      padding: 0.05rem 0.55rem;
+      border: 1px solid var(--border-strong);
+      border-radius: 999px;
+      font-size: 0.85rem;
+      font-weight: 600;
+    }
+    .hint {
+      margin-inline-start: 0.5rem;
+      color: var(--text-muted);
+      font-size: 0.9rem;
+    }
+  `,
+})
+export class AboutPageComponent {
+  private readonly api = inject(ApiClient);
+
+  protected readonly version = loadable(() => this.api.get<VersionInfo>('/api/version'));
+
+  protected readonly channelHint = computed(() => {
+    const channel = this.version.value()?.channel;
+    return channel ? CHANNEL_HINTS[channel] : undefined;
+  });
+}

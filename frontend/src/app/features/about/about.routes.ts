@@ -1,0 +1,5 @@
+import { Routes } from '@angular/router';
+
+import { AboutPageComponent } from './about-page.component';
+
+export const ABOUT_ROUTES: Routes = [{ path: '', title: 'About', component: AboutPageComponent }];

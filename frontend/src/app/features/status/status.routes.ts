@@ -1,0 +1,5 @@
+import { Routes } from '@angular/router';
+
+import { StatusPageComponent } from './status-page.component';
+
+export const STATUS_ROUTES: Routes = [{ path: '', title: 'Status', component: StatusPageComponent }];

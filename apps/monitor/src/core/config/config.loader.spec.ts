@@ -339,3 +339,16 @@ describe('loadConfig: unusable files', () => {
     expect(error.message).toMatch(/^invalid configuration: retention\.raw /);
   });
 });
+
+describe('config/monitor.example.yaml', () => {
+  it('is a valid configuration that uses every section', () => {
+    const file = path.resolve(__dirname, '../../../../../config/monitor.example.yaml');
+    const config = loadConfig({ config: file }, {}, os.tmpdir());
+    expect(config.config_file).toBe(file);
+    expect(config.sites.length).toBeGreaterThan(0);
+    expect(config.channels.length).toBeGreaterThan(0);
+    expect(config.sensors.length).toBeGreaterThan(0);
+    expect(config.maintenance.length).toBeGreaterThan(0);
+    expect(config.retention).toEqual({ raw_seconds: 7 * 86400, hourly_seconds: 90 * 86400 });
+  });
+});

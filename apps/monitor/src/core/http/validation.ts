@@ -1,4 +1,5 @@
-import { BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
+import { BadRequestException, ValidationPipe } from '@nestjs/common';
+import { ValidationError } from 'class-validator';
 
 /** First problem of a failed DTO validation, as one sentence naming the field. */
 export function describeValidationErrors(errors: ValidationError[], prefix = ''): string {

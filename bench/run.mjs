@@ -1,0 +1,13 @@
+// npm run bench: every benchmark in turn, against the built server (npm run build first).
+// Prints one line per figure and writes bench/results/latest.json.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { run as startup } from './startup.mjs';
+
+if (!existsSync('dist/apps/monitor/main.js')) {
+  console.error('dist/apps/monitor/main.js is missing: run npm run build first');
+  process.exit(1);
+}
+
+const results = { date: new Date().toISOString(), startup: await startup() };
+mkdirSync('bench/results', { recursive: true });
+writeFileSync('bench/results/latest.json', `${JSON.stringify(results, null, 2)}\n`);

@@ -1,3 +1,4 @@
+import './core/database/sqlite-uri';
 import 'reflect-metadata';
 import { CommandFactory } from 'nest-commander';
 import { CliModule } from './cli/cli.module';

@@ -16,7 +16,11 @@ import { exitWithError } from './fatal';
   options: { isDefault: true },
 })
 export class ServeCommand extends ConfigOptions {
-  async run(_params: string[], flags: ConfigFlagOptions = {}): Promise<void> {
+  async run(params: string[], flags: ConfigFlagOptions = {}): Promise<void> {
+    // serve is the default command, so an unknown command name arrives here as an argument.
+    if (params.length > 0) {
+      exitWithError(`unknown command "${params[0]}": use serve, doctor, healthcheck or version (see --help)`);
+    }
     let config: MonitorConfig;
     try {
       config = loadConfig(flags);
@@ -33,8 +37,10 @@ export class ServeCommand extends ConfigOptions {
       if (error instanceof StartupError) exitWithError(error.message, logger);
       throw error;
     }
+    // Signal handlers go in before listening, so a SIGTERM right after start still shuts down cleanly.
+    const stopped = waitForShutdown(app, logger);
     await listen(app, config, logger);
-    await waitForShutdown(app, logger);
+    await stopped;
   }
 }
 

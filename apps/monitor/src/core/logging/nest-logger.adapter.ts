@@ -12,7 +12,8 @@ export class NestLoggerAdapter implements LoggerService {
   error(message: unknown, stackOrContext?: string, context?: string): void {
     const where = context ?? stackOrContext;
     // Start-up failures are reported once, as one line, by the command that started the process.
-    if (where === 'ExceptionHandler') this.logger.debug({ context: where }, String(message));
+    if (where === 'ExceptionHandler' || where === 'NestApplication')
+      this.logger.debug({ context: where }, String(message));
     else this.logger.error({ context: where }, String(message));
   }
 

@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { MonitorConfig } from '../config/monitor-config';
 import type { AppLogger } from '../logging/logger';
-import { describeErrno, StartupError } from './startup-error';
+import { databasePath } from '../database/database-path';
+import { currentUidText, describeErrno, StartupError } from './startup-error';
 
 const CAP_NET_RAW = 13;
 
@@ -39,7 +40,9 @@ export function dropIdentity(
   try {
     system.mkdir(config.data_dir);
   } catch (error) {
-    throw new StartupError(`cannot create data directory ${config.data_dir}: ${describeErrno(error)}`);
+    throw new StartupError(
+      `cannot open database ${databasePath(config.data_dir)}${currentUidText()}: cannot create the data directory: ${describeErrno(error)}`,
+    );
   }
   if (puid === 0) {
     logger.warn({ uid: 0, gid: 0 }, 'PUID=0: running as root for the whole run');

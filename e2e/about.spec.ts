@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 
 import { startServer } from '../apps/monitor/test/support/server-process';
 import { openBrowser, type BrowserSession } from './support/browser';
+import { setUpAdminSession } from './support/session';
 
 jest.setTimeout(60_000);
 
@@ -35,6 +36,8 @@ describe('About page (built server and dashboard, real Chromium)', () => {
       timezoneId: 'UTC',
     });
     problems = collectProblems(browser.page);
+    // Every page but setup and sign-in needs a signed-in person.
+    await setUpAdminSession(server.url, browser.context);
     const response = await fetch(`${server.url}/api/version`);
     expect(response.status).toBe(200);
     expected = (await response.json()) as VersionInfo;

@@ -5,7 +5,10 @@ import type { MonitorConfig } from './core/config/monitor-config';
 import { CoreModule } from './core/core.module';
 import { DatabaseModule } from './core/database/database.module';
 import type { AppLogger } from './core/logging/logger';
+import { AuthModule } from './auth/auth.module';
 import { HealthModule } from './health/health.module';
+import { SettingsModule } from './settings/settings.module';
+import { UsersModule } from './users/users.module';
 
 @Module({})
 export class AppModule {
@@ -19,7 +22,10 @@ export class AppModule {
       imports: [
         CoreModule.forRoot(config, logger, options.clock),
         DatabaseModule.forRoot(ENTITIES),
+        AuthModule,
         HealthModule,
+        UsersModule,
+        SettingsModule,
         ...(options.imports ?? []),
       ],
     };

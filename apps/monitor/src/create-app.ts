@@ -1,4 +1,5 @@
 import type { ModuleMetadata } from '@nestjs/common';
+import fastifyCookie from '@fastify/cookie';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
@@ -51,6 +52,7 @@ export async function createApp(
   registerSecurityHeaders(fastify, () => contentSecurityPolicy());
   app.useGlobalFilters(new ApiExceptionFilter());
   app.useGlobalPipes(createValidationPipe());
+  await app.register(fastifyCookie);
   registerOpenApi(app);
   await registerDashboard(
     app,

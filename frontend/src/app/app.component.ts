@@ -1,20 +1,53 @@
-import { ChangeDetectionStrategy, Component, DestroyRef, ElementRef, inject, viewChild } from '@angular/core';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  DestroyRef,
+  ElementRef,
+  computed,
+  inject,
+  signal,
+  viewChild,
+} from '@angular/core';
 import { NavigationEnd, Router, RouterLink, RouterLinkActive, RouterOutlet } from '@angular/router';
 
 import { MAIN_NAV } from './app.navigation';
+import { ApiCallError } from './core/api/api-call-error';
+import { hasRole, roleLabel } from './core/session/roles';
+import { SessionStore } from './core/session/session.store';
 import { PRODUCT_NAME } from './core/title/page-title.strategy';
+import { ErrorAlertComponent } from './shared/ui/error-alert.component';
 
-/** The product frame: skip link, header with the main navigation, and the routed page. */
+/**
+ * The product frame: skip link, header with the main navigation and who is signed in, and the
+ * routed page. Signed out (setup, sign-in), the header shows only the product name.
+ */
 @Component({
   selector: 'app-root',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [RouterOutlet, RouterLink, RouterLinkActive],
+  imports: [RouterOutlet, RouterLink, RouterLinkActive, ErrorAlertComponent],
   templateUrl: './app.component.html',
   styleUrl: './app.component.css',
 })
 export class AppComponent {
   protected readonly productName = PRODUCT_NAME;
-  protected readonly nav = MAIN_NAV;
+  protected readonly session = inject(SessionStore);
+
+  protected readonly nav = computed(() => {
+    const role = this.session.role();
+    return MAIN_NAV.filter((item) => !item.minRole || hasRole(role, item.minRole));
+  });
+
+  /** Who is signed in, for the header; undefined while signed out. */
+  protected readonly who = computed(() => {
+    if (!this.session.authenticated()) return undefined;
+    const user = this.session.user();
+    if (user) return { name: user.username, role: roleLabel(user.role), canSignOut: true };
+    return { name: 'API key', role: roleLabel('admin'), canSignOut: false };
+  });
+
+  protected readonly signingOut = signal(false);
+  protected readonly signOutError = signal<string | undefined>(undefined);
+  protected readonly retryingSession = signal(false);
 
   private readonly main = viewChild.required<ElementRef<HTMLElement>>('main');
 
@@ -37,5 +70,29 @@ export class AppComponent {
   protected skipToMain(event: Event): void {
     event.preventDefault();
     this.main().nativeElement.focus();
+  }
+
+  protected async signOut(): Promise<void> {
+    if (this.signingOut()) return;
+    this.signingOut.set(true);
+    this.signOutError.set(undefined);
+    try {
+      await this.session.signOut();
+    } catch (failure: unknown) {
+      this.signOutError.set(ApiCallError.from(failure).message);
+    } finally {
+      this.signingOut.set(false);
+    }
+  }
+
+  protected async retrySession(): Promise<void> {
+    this.retryingSession.set(true);
+    try {
+      await this.session.retry();
+    } catch {
+      // The error stays on screen (SessionStore.loadError).
+    } finally {
+      this.retryingSession.set(false);
+    }
   }
 }

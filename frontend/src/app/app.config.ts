@@ -1,6 +1,8 @@
 import { provideHttpClient, withFetch } from '@angular/common/http';
 import {
   ApplicationConfig,
+  inject,
+  provideAppInitializer,
   provideBrowserGlobalErrorListeners,
   provideZonelessChangeDetection,
 } from '@angular/core';
@@ -12,6 +14,7 @@ import {
 } from '@angular/router';
 
 import { APP_ROUTES } from './app.routes';
+import { SessionStore } from './core/session/session.store';
 import { PageTitleStrategy } from './core/title/page-title.strategy';
 
 export const APP_CONFIG: ApplicationConfig = {
@@ -25,5 +28,12 @@ export const APP_CONFIG: ApplicationConfig = {
       withInMemoryScrolling({ scrollPositionRestoration: 'top' }),
     ),
     { provide: TitleStrategy, useClass: PageTitleStrategy },
+    // Start reading the session at once (the route guards wait for it) and start listening for 401s.
+    // Not awaited: a failure is shown by the app frame with "Try again".
+    provideAppInitializer(() => {
+      inject(SessionStore)
+        .ensureLoaded()
+        .catch(() => undefined);
+    }),
   ],
 };

@@ -1,12 +1,18 @@
+import type { Role } from '@monitor/contracts';
+
 export interface NavItem {
   readonly label: string;
   readonly path: string;
   /** Active only on this exact URL (needed for `/`, which prefixes every URL). */
   readonly exact: boolean;
+  /** Shown only to people with at least this role (the route has a guard too). */
+  readonly minRole?: Role;
 }
 
 /** The entries of the main navigation, in order. List only screens that work. */
 export const MAIN_NAV: readonly NavItem[] = [
   { label: 'Status', path: '/', exact: true },
+  { label: 'Account', path: '/account', exact: false },
+  { label: 'Accounts', path: '/accounts', exact: false, minRole: 'admin' },
   { label: 'About', path: '/about', exact: false },
 ];

@@ -1,20 +1,50 @@
 import { Routes } from '@angular/router';
 
-/** One lazy route per feature. Add a feature here and, if it has a screen of its own, to MAIN_NAV. */
+import { adminGuard, setupGuard, signedInGuard, signedOutGuard } from './core/session/session.guards';
+
+/**
+ * One lazy route per feature. Add a feature here and, if it has a screen of its own, to MAIN_NAV.
+ * Everything but first-run setup and signing in needs a signed-in person (see `session.guards.ts`).
+ */
 export const APP_ROUTES: Routes = [
   {
+    path: 'setup',
+    canActivate: [setupGuard],
+    loadChildren: () => import('./features/setup/setup.routes').then((m) => m.SETUP_ROUTES),
+  },
+  {
+    path: 'sign-in',
+    canActivate: [signedOutGuard],
+    loadChildren: () => import('./features/sign-in/sign-in.routes').then((m) => m.SIGN_IN_ROUTES),
+  },
+  {
     path: '',
-    pathMatch: 'full',
-    loadChildren: () => import('./features/status/status.routes').then((m) => m.STATUS_ROUTES),
-  },
-  {
-    path: 'about',
-    loadChildren: () => import('./features/about/about.routes').then((m) => m.ABOUT_ROUTES),
-  },
-  {
-    path: '**',
-    title: 'Page not found',
-    loadComponent: () =>
-      import('./features/not-found/not-found-page.component').then((m) => m.NotFoundPageComponent),
+    canActivateChild: [signedInGuard],
+    children: [
+      {
+        path: '',
+        pathMatch: 'full',
+        loadChildren: () => import('./features/status/status.routes').then((m) => m.STATUS_ROUTES),
+      },
+      {
+        path: 'account',
+        loadChildren: () => import('./features/account/account.routes').then((m) => m.ACCOUNT_ROUTES),
+      },
+      {
+        path: 'accounts',
+        canActivate: [adminGuard],
+        loadChildren: () => import('./features/accounts/accounts.routes').then((m) => m.ACCOUNTS_ROUTES),
+      },
+      {
+        path: 'about',
+        loadChildren: () => import('./features/about/about.routes').then((m) => m.ABOUT_ROUTES),
+      },
+      {
+        path: '**',
+        title: 'Page not found',
+        loadComponent: () =>
+          import('./features/not-found/not-found-page.component').then((m) => m.NotFoundPageComponent),
+      },
+    ],
   },
 ];

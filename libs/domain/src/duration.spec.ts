@@ -25,8 +25,8 @@ describe('parseDurationSeconds', () => {
 
 describe('formatDuration', () => {
   it.each([
-    [604800 * 2, '2w'],
-    [604800, '1w'],
+    [604800 * 2, '14d'],
+    [604800, '7d'],
     [7776000, '90d'],
     [129600, '36h'],
     [5400, '90m'],

@@ -17,9 +17,9 @@ export function parseDurationSeconds(input: unknown): number | null {
   return seconds > 0 ? seconds : null;
 }
 
-/** Renders seconds as the shortest exact unit form, e.g. 604800 → "7d", 129600 → "36h". */
+/** Renders seconds in the largest exact unit up to days, e.g. 604800 → "7d", 129600 → "36h". */
 export function formatDuration(seconds: number): string {
-  for (const unit of ['w', 'd', 'h', 'm'] as const) {
+  for (const unit of ['d', 'h', 'm'] as const) {
     if (seconds % UNIT_SECONDS[unit] === 0) return `${seconds / UNIT_SECONDS[unit]}${unit}`;
   }
   return `${seconds}s`;

@@ -1,2 +1,3 @@
 export * from './duration';
 export * from './errors';
+export * from './login-throttle';

@@ -1,10 +1,12 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { RequireAccess } from '../auth/access.decorator';
 import { HealthStatusDto, VersionInfoDto } from './dto/health-status.dto';
 import { DatabaseUnavailableError, HealthService } from './health.service';
 
 @ApiTags('system')
 @Controller()
+@RequireAccess('public')
 export class HealthController {
   constructor(private readonly health: HealthService) {}
 

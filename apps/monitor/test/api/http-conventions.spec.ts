@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { IsInt, IsString, Max, Min } from 'class-validator';
+import { RequireAccess } from '../../src/auth/access.decorator';
 import { GENERIC_SERVER_ERROR } from '../../src/core/http/error-response';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -13,6 +14,7 @@ class EchoDto {
 
 /** Routes that exist only in this test, to exercise the conventions every endpoint shares. */
 @Controller('api/test')
+@RequireAccess('public')
 class ConventionProbeController {
   @Post('echo')
   echo(@Body() body: EchoDto): EchoDto {

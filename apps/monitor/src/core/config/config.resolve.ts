@@ -106,7 +106,7 @@ export function resolveConfig(inputs: ConfigInputs): MonitorConfig {
     sensors,
     maintenance,
     identity: parseIdentity(inputs.env),
-    admin_password: inputs.env.MONITOR_ADMIN_PASSWORD ? inputs.env.MONITOR_ADMIN_PASSWORD : null,
+    admin_password: parseAdminPassword(inputs.env.MONITOR_ADMIN_PASSWORD),
   };
 }
 
@@ -227,4 +227,16 @@ function parseIdentity(env: Record<string, string | undefined>): MonitorConfig['
     pgid: id('PGID', CONFIG_DEFAULTS.pgid),
     umask: parseInt(umaskText, 8),
   };
+}
+
+/** The same rules as any password; the message never repeats the value. */
+function parseAdminPassword(value: string | undefined): string | null {
+  if (value === undefined || value === '') return null;
+  if ([...value].length < 8) {
+    throw invalid('MONITOR_ADMIN_PASSWORD', 'MONITOR_ADMIN_PASSWORD', 'must be at least 8 characters');
+  }
+  if (Buffer.byteLength(value, 'utf8') > 72) {
+    throw invalid('MONITOR_ADMIN_PASSWORD', 'MONITOR_ADMIN_PASSWORD', 'must be at most 72 bytes');
+  }
+  return value;
 }

@@ -20,6 +20,8 @@ export interface TestApp {
   dataDir: string;
   config: MonitorConfig;
   logs: LogRecord[];
+  /** Every response body this app has sent to `request` (for scans for leaked secrets). */
+  bodies: string[];
   /** fetch against the app; `path` starts with `/`. */
   request(path: string, init?: RequestInit): Promise<Response>;
   close(): Promise<void>;
@@ -47,13 +49,20 @@ export async function startTestApp(
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${address.port}`;
+  const bodies: string[] = [];
   return {
     app,
     url,
     dataDir,
     config,
     logs,
-    request: (p, init) => fetch(`${url}${p}`, init),
+    bodies,
+    request: async (p, init) => {
+      const response = await fetch(`${url}${p}`, init);
+      const type = response.headers.get('content-type') ?? '';
+      if (type.includes('json') || type.startsWith('text/')) bodies.push(await response.clone().text());
+      return response;
+    },
     close: async () => {
       await app.close();
       if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });

@@ -15,11 +15,19 @@ export const NETWORK_MESSAGE = 'The server could not be reached.';
 export class ApiCallError extends Error {
   override readonly name = 'ApiCallError';
 
+  /**
+   * For a 429 (or a 503) that carried a `Retry-After` header: how many seconds to wait before trying
+   * again, rounded up; absent when there was no such header or it could not be read.
+   */
+  readonly retryAfterSeconds?: number;
+
   constructor(
     readonly status: number,
     message: string,
+    options: { readonly retryAfterSeconds?: number } = {},
   ) {
     super(message);
+    if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   static timeout(): ApiCallError {
@@ -39,12 +47,27 @@ function fromHttpError(response: HttpErrorResponse): ApiCallError {
   if (isTimeout(response.error)) return ApiCallError.timeout();
   if (response.status === 0) return new ApiCallError(0, NETWORK_MESSAGE);
 
+  const options = { retryAfterSeconds: retryAfter(response.headers?.get('Retry-After') ?? null) };
   const serverText = errorText(response.error);
-  if (serverText !== undefined) return new ApiCallError(response.status, serverText);
+  if (serverText !== undefined) return new ApiCallError(response.status, serverText, options);
   if (response.ok || (response.status >= 200 && response.status < 300)) {
     return new ApiCallError(response.status, 'The server sent a response that could not be read.');
   }
-  return new ApiCallError(response.status, `The server answered with an error (HTTP ${response.status}).`);
+  return new ApiCallError(
+    response.status,
+    `The server answered with an error (HTTP ${response.status}).`,
+    options,
+  );
+}
+
+/** A `Retry-After` value (delay in seconds, or an HTTP date) as whole seconds from now. */
+function retryAfter(header: string | null): number | undefined {
+  if (header === null) return undefined;
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
 /** The `error` text of an `ApiError` body, whether it arrived parsed or as raw text. */

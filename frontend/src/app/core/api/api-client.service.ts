@@ -3,6 +3,7 @@ import { Injectable, inject } from '@angular/core';
 import { catchError, firstValueFrom, throwError, timeout } from 'rxjs';
 
 import { API_DEADLINE_MS, ApiCallError } from './api-call-error';
+import { ApiEvents } from './api-events';
 
 type ParamValue = string | number | boolean;
 
@@ -18,11 +19,13 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  *
  * Every call resolves with the parsed JSON body (`null` for an empty body), is sent with same-origin
  * credentials, is abandoned after 15 seconds, and rejects only with an {@link ApiCallError}.
- * Paths are absolute on the server, e.g. `/api/version`.
+ * Paths are absolute on the server, e.g. `/api/version`. A 401 answer is also reported to
+ * {@link ApiEvents} (the session store then decides whether the person was signed out).
  */
 @Injectable({ providedIn: 'root' })
 export class ApiClient {
   private readonly http = inject(HttpClient);
+  private readonly events = inject(ApiEvents);
 
   get<T>(path: string, options?: ApiRequestOptions): Promise<T> {
     return this.request<T>('GET', path, undefined, options);
@@ -58,7 +61,11 @@ export class ApiClient {
       })
       .pipe(
         timeout({ first: API_DEADLINE_MS, with: () => throwError(() => ApiCallError.timeout()) }),
-        catchError((failure: unknown) => throwError(() => ApiCallError.from(failure))),
+        catchError((failure: unknown) => {
+          const error = ApiCallError.from(failure);
+          if (error.status === 401) this.events.notifyUnauthorized({ method, path });
+          return throwError(() => error);
+        }),
       );
     return firstValueFrom(call, { defaultValue: null as T });
   }

@@ -1,0 +1,128 @@
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  HttpException,
+  HttpStatus,
+  Post,
+  Req,
+  Res,
+  UnauthorizedException,
+} from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { SessionInfo } from '@monitor/contracts';
+import { LoginThrottle } from '@monitor/domain';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Clock } from '../core/clock/clock';
+import { SettingsService } from '../settings/settings.service';
+import { RequireAccess } from './access.decorator';
+import { AuthService, ChallengeExpired, SecondFactorFailed, SignInFailed } from './auth.service';
+import { LoginDto, LoginResponseDto, OkDto, SetupDto, TotpLoginDto } from './dto/auth.dto';
+import { principalOf } from './principal';
+import { clearSessionCookie, setSessionCookie } from './session-cookie';
+import { SessionInfoDto } from './dto/session-info.dto';
+
+@ApiTags('authentication')
+@Controller('api')
+export class AuthController {
+  private readonly throttle = new LoginThrottle();
+
+  constructor(
+    private readonly auth: AuthService,
+    private readonly settings: SettingsService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Whether setup is needed, whether the caller is signed in, the account and its UI settings. */
+  @Get('session')
+  @RequireAccess('public')
+  @ApiOkResponse({ type: SessionInfoDto })
+  session(@Req() request: FastifyRequest): Promise<SessionInfo> {
+    return this.settings.sessionInfo(principalOf(request));
+  }
+
+  /** Creates the first administrator and signs it in; refused (409) once any account exists. */
+  @Post('setup')
+  @RequireAccess('public')
+  @HttpCode(200)
+  @ApiOkResponse({ type: OkDto })
+  async setup(@Body() body: SetupDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<OkDto> {
+    setSessionCookie(reply, await this.auth.setup(body));
+    return { ok: true };
+  }
+
+  /** Signs in, or answers `totp_required` with a two-minute challenge. Five failures a minute per address. */
+  @Post('login')
+  @RequireAccess('public')
+  @HttpCode(200)
+  @ApiOkResponse({ type: LoginResponseDto })
+  async login(
+    @Body() body: LoginDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<LoginResponseDto> {
+    return this.throttled(request, reply, async () => {
+      const outcome = await this.auth.login(body.username, body.password);
+      if (outcome.kind === 'challenge') return outcome.response;
+      setSessionCookie(reply, outcome.token);
+      return { ok: true };
+    });
+  }
+
+  /** Second step: the challenge and a TOTP code or a recovery code. */
+  @Post('login/totp')
+  @RequireAccess('public')
+  @HttpCode(200)
+  @ApiOkResponse({ type: OkDto })
+  async loginTotp(
+    @Body() body: TotpLoginDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<OkDto> {
+    return this.throttled(request, reply, async () => {
+      setSessionCookie(reply, await this.auth.loginWithCode(body.challenge, body.code));
+      return { ok: true as const };
+    });
+  }
+
+  /** Clears the session cookie. */
+  @Post('logout')
+  @RequireAccess('public')
+  @HttpCode(200)
+  @ApiOkResponse({ type: OkDto })
+  logout(@Res({ passthrough: true }) reply: FastifyReply): OkDto {
+    clearSessionCookie(reply);
+    return { ok: true };
+  }
+
+  private async throttled<T>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    attempt: () => Promise<T>,
+  ): Promise<T> {
+    const address = request.ip;
+    const wait = this.throttle.retryAfterSeconds(address, this.clock.now());
+    if (wait > 0) {
+      void reply.header('retry-after', String(wait));
+      throw new HttpException(
+        `too many failed sign-in attempts: try again in ${wait} seconds`,
+        HttpStatus.TOO_MANY_REQUESTS,
+      );
+    }
+    try {
+      return await attempt();
+    } catch (error) {
+      if (
+        error instanceof SignInFailed ||
+        error instanceof SecondFactorFailed ||
+        error instanceof ChallengeExpired
+      ) {
+        this.throttle.recordFailure(address, this.clock.now());
+        this.throttle.sweep(this.clock.now());
+        throw new UnauthorizedException(error.message);
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { ConflictError } from '@monitor/domain';
+import type { LoginResponse, SetupRequest } from '@monitor/contracts';
+import { DataSource } from 'typeorm';
+import { SettingsStore } from '../settings/settings.store';
+import { TotpService } from '../users/totp.service';
+import { UserEntity } from '../users/user.entity';
+import { UsersService } from '../users/users.service';
+import { verifyPassword } from './passwords';
+import { SessionService } from './session.service';
+
+export const SETUP_MODE_SETTING = 'setup_mode';
+
+/** The answer to a sign-in step: a session token to set, or a second-factor challenge. */
+export type SignInOutcome =
+  { kind: 'session'; token: string } | { kind: 'challenge'; response: LoginResponse };
+
+/** Thrown for every failed sign-in, with one message whatever the reason. */
+export class SignInFailed extends Error {
+  constructor() {
+    super('invalid username or password');
+  }
+}
+
+@Injectable()
+export class AuthService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly users: UsersService,
+    private readonly totp: TotpService,
+    private readonly sessions: SessionService,
+    private readonly settings: SettingsStore,
+  ) {}
+
+  /** First administrator, only while no account exists at all. Returns its session token. */
+  async setup(request: SetupRequest): Promise<string> {
+    const user = await this.dataSource.transaction(async (manager) => {
+      if ((await manager.count(UserEntity)) > 0)
+        throw new ConflictError('setup is done: an account already exists');
+      return this.users.create(
+        { username: request.username, password: request.password, role: 'admin' },
+        manager,
+      );
+    });
+    await this.settings.set(SETUP_MODE_SETTING, request.mode);
+    await this.users.recordSignIn(user);
+    return this.sessions.issueSession(user);
+  }
+
+  /** Unknown user and wrong password fail alike, and cost the same bcrypt comparison. */
+  async login(username: string, password: string): Promise<SignInOutcome> {
+    const user = await this.users.findByUsername(username);
+    const valid = await verifyPassword(password, user && !user.disabled ? user.passwordHash : null);
+    if (!user || !valid) throw new SignInFailed();
+    if (user.totpEnabled) {
+      return {
+        kind: 'challenge',
+        response: { totp_required: true, challenge: await this.sessions.issueChallenge(user) },
+      };
+    }
+    await this.users.recordSignIn(user);
+    return { kind: 'session', token: await this.sessions.issueSession(user) };
+  }
+
+  async loginWithCode(challenge: string, code: string): Promise<string> {
+    const user = await this.sessions.userOfChallenge(challenge);
+    if (!user) throw new ChallengeExpired();
+    if (!(await this.totp.verifySignIn(user, code))) throw new SecondFactorFailed();
+    await this.users.recordSignIn(user);
+    return this.sessions.issueSession(user);
+  }
+}
+
+export class ChallengeExpired extends Error {
+  constructor() {
+    super('the sign-in challenge has expired or is invalid: sign in again');
+  }
+}
+
+export class SecondFactorFailed extends Error {
+  constructor() {
+    super('invalid code');
+  }
+}

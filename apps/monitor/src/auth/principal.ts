@@ -1,0 +1,37 @@
+import { ForbiddenError } from '@monitor/domain';
+import type { Role } from '@monitor/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { UserEntity } from '../users/user.entity';
+
+/** Who is calling: a signed-in account, or the API key (an administrator with no account). */
+export type Principal = { kind: 'user'; user: UserEntity } | { kind: 'api_key' };
+
+const RANK: Record<Role, number> = { viewer: 1, operator: 2, admin: 3 };
+
+export const roleOf = (principal: Principal): Role =>
+  principal.kind === 'api_key' ? 'admin' : principal.user.role;
+
+export const hasRole = (principal: Principal, required: Role): boolean =>
+  RANK[roleOf(principal)] >= RANK[required];
+
+/** Name recorded for actions (acknowledgements): the username, or `api`. */
+export const actorName = (principal: Principal): string =>
+  principal.kind === 'api_key' ? 'api' : principal.user.username;
+
+/** The principal passport attached to the request, if any. */
+export const principalOf = (request: FastifyRequest): Principal | undefined =>
+  (request as FastifyRequest & { user?: Principal }).user;
+
+/** The principal of an authenticated route (the guard has run, so there is one). */
+export function currentPrincipal(request: FastifyRequest): Principal {
+  const principal = principalOf(request);
+  if (!principal) throw new Error('no principal on an authenticated route');
+  return principal;
+}
+
+/** The signed-in account; the API key has none, so account endpoints refuse it. */
+export function currentUser(request: FastifyRequest): UserEntity {
+  const principal = currentPrincipal(request);
+  if (principal.kind !== 'user') throw new ForbiddenError('the API key has no account: sign in to use this');
+  return principal.user;
+}

@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Clock } from '../core/clock/clock';
+import { InstallationSecretsService } from '../settings/installation-secrets.service';
+import { UserEntity } from '../users/user.entity';
+import { SESSION_LIFETIME_MS } from './session-cookie';
+import { signToken, verifyToken } from './signed-token';
+
+export const TOTP_CHALLENGE_LIFETIME_MS = 2 * 60 * 1000;
+
+/** Session cookies and second-factor challenges: both name the account and its token epoch. */
+@Injectable()
+export class SessionService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly secrets: InstallationSecretsService,
+    private readonly clock: Clock,
+  ) {}
+
+  async issueSession(user: UserEntity): Promise<string> {
+    const key = await this.secrets.sessionKey();
+    return signToken(key, 'session', [user.id, user.tokenEpoch], this.clock.now() + SESSION_LIFETIME_MS);
+  }
+
+  async issueChallenge(user: UserEntity): Promise<string> {
+    const key = await this.secrets.sessionKey();
+    return signToken(
+      key,
+      'totp-challenge',
+      [user.id, user.tokenEpoch],
+      this.clock.now() + TOTP_CHALLENGE_LIFETIME_MS,
+    );
+  }
+
+  /** The account a session names, re-read now: null when expired, forged, disabled or revoked. */
+  async userOfSession(token: string | undefined): Promise<UserEntity | null> {
+    return this.resolve('session', token);
+  }
+
+  async userOfChallenge(token: string | undefined): Promise<UserEntity | null> {
+    return this.resolve('totp-challenge', token);
+  }
+
+  private async resolve(purpose: 'session' | 'totp-challenge', token: string | undefined) {
+    const fields = verifyToken(await this.secrets.sessionKey(), purpose, token, 2, this.clock.now());
+    if (!fields) return null;
+    const [id, epoch] = fields;
+    const user = await this.dataSource.getRepository(UserEntity).findOneBy({ id });
+    return user && !user.disabled && user.tokenEpoch === epoch ? user : null;
+  }
+}

@@ -1,0 +1,38 @@
+import { Injectable, UnauthorizedException } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import type { FastifyRequest } from 'fastify';
+import { Strategy } from 'passport-custom';
+import { InstallationSecretsService } from '../settings/installation-secrets.service';
+import type { Principal } from './principal';
+import { SESSION_COOKIE } from './session-cookie';
+import { SessionService } from './session.service';
+
+/** `X-API-Key: <key>` or `Authorization: Bearer <key>`. A wrong key is a 401, never a fall-through. */
+@Injectable()
+export class ApiKeyStrategy extends PassportStrategy(Strategy, 'api-key') {
+  constructor(private readonly secrets: InstallationSecretsService) {
+    super();
+  }
+
+  async validate(request: FastifyRequest): Promise<Principal | null> {
+    const header = request.headers['x-api-key'];
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
+    const presented = (Array.isArray(header) ? header[0] : header) ?? bearer;
+    if (presented === undefined) return null;
+    if (!(await this.secrets.isApiKey(presented))) throw new UnauthorizedException('invalid API key');
+    return { kind: 'api_key' };
+  }
+}
+
+/** The `monitor_session` cookie; the account row is re-read on every request. */
+@Injectable()
+export class SessionStrategy extends PassportStrategy(Strategy, 'session') {
+  constructor(private readonly sessions: SessionService) {
+    super();
+  }
+
+  async validate(request: FastifyRequest): Promise<Principal | null> {
+    const user = await this.sessions.userOfSession(request.cookies?.[SESSION_COOKIE]);
+    return user ? { kind: 'user', user } : null;
+  }
+}

@@ -1,0 +1,134 @@
+import * as fs from 'node:fs';
+import { Inject, Injectable } from '@nestjs/common';
+import { formatDuration } from '@monitor/domain';
+import type { SessionInfo, SettingsResponse, UiSettings } from '@monitor/contracts';
+import { DataSource } from 'typeorm';
+import type { Principal } from '../auth/principal';
+import { hasRole } from '../auth/principal';
+import { buildInfo } from '../core/build-info';
+import { Clock } from '../core/clock/clock';
+import { MONITOR_CONFIG } from '../core/config/config.tokens';
+import type { MonitorConfig } from '../core/config/monitor-config';
+import { databasePath } from '../core/database/database-path';
+import { UserEntity } from '../users/user.entity';
+import { UsersService } from '../users/users.service';
+import { UiSettingsPatchDto } from './dto/settings.dto';
+import { InstallationSecretsService } from './installation-secrets.service';
+import { uiSettingsOf } from './ui-settings';
+
+@Injectable()
+export class SettingsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly users: UsersService,
+    private readonly secrets: InstallationSecretsService,
+    private readonly clock: Clock,
+    @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
+  ) {}
+
+  async sessionInfo(principal: Principal | undefined): Promise<SessionInfo> {
+    const setupNeeded = (await this.users.count()) === 0;
+    if (!principal)
+      return {
+        setup_needed: setupNeeded,
+        authenticated: false,
+        via: null,
+        user: null,
+        ui: uiSettingsOf(null),
+      };
+    if (principal.kind === 'api_key') {
+      return {
+        setup_needed: setupNeeded,
+        authenticated: true,
+        via: 'api_key',
+        user: null,
+        ui: uiSettingsOf(null),
+      };
+    }
+    const { user } = principal;
+    return {
+      setup_needed: setupNeeded,
+      authenticated: true,
+      via: 'session',
+      user: {
+        id: user.id,
+        username: user.username,
+        role: user.role,
+        totp_enabled: user.totpEnabled,
+        recovery_codes_left: user.totpEnabled ? await this.users.recoveryCodesLeftFor(user.id) : 0,
+      },
+      ui: uiSettingsOf(user),
+    };
+  }
+
+  async settings(principal: Principal): Promise<SettingsResponse> {
+    const ui = uiSettingsOf(principal.kind === 'user' ? principal.user : null);
+    const response: SettingsResponse = { ui, runtime: this.runtime(), stats: await this.stats() };
+    if (hasRole(principal, 'admin')) response.api_key = await this.secrets.apiKey();
+    return response;
+  }
+
+  /** Writes to the calling account; the API key has no account, so its writes go nowhere. */
+  async updateUi(principal: Principal, patch: UiSettingsPatchDto): Promise<UiSettings> {
+    if (principal.kind !== 'user') return uiSettingsOf(null);
+    const user = principal.user;
+    const ui = { ...user.ui };
+    for (const [key, value] of Object.entries(patch)) if (value !== undefined) ui[key] = value as string;
+    await this.dataSource
+      .getRepository(UserEntity)
+      .update({ id: user.id }, { ui, updatedAt: this.clock.now() });
+    return uiSettingsOf({ ...user, ui } as UserEntity);
+  }
+
+  /** Records the highest tour version finished; a lower version never undoes a higher one. */
+  async recordTour(principal: Principal, version: number): Promise<void> {
+    if (principal.kind !== 'user') return;
+    await this.dataSource
+      .createQueryBuilder()
+      .update(UserEntity)
+      .set({ tourVersion: version })
+      .where('id = :id AND tour_version < :version', { id: principal.user.id, version })
+      .execute();
+  }
+
+  private runtime(): SettingsResponse['runtime'] {
+    return {
+      version: buildInfo().version,
+      data_dir: this.config.data_dir,
+      database_path: databasePath(this.config.data_dir),
+      config_file: this.config.config_file,
+      retention: {
+        raw: formatDuration(this.config.retention.raw_seconds),
+        hourly: formatDuration(this.config.retention.hourly_seconds),
+      },
+      uptime_seconds: Math.floor(process.uptime()),
+      log_level: this.config.log_level,
+    };
+  }
+
+  private async stats(): Promise<SettingsResponse['stats']> {
+    const [counts] = (await this.dataSource.query(
+      `SELECT (SELECT count(*) FROM sensors) AS sensors,
+              (SELECT count(*) FROM probe_results) AS results,
+              (SELECT count(*) FROM incidents) AS incidents,
+              (SELECT min(ts) FROM probe_results) AS oldest,
+              (SELECT max(ts) FROM probe_results) AS newest`,
+    )) as {
+      sensors: number;
+      results: number;
+      incidents: number;
+      oldest: number | null;
+      newest: number | null;
+    }[];
+    const file = databasePath(this.config.data_dir);
+    const size = (path: string) => (fs.existsSync(path) ? fs.statSync(path).size : 0);
+    return {
+      sensors: counts.sensors,
+      results: counts.results,
+      incidents: counts.incidents,
+      oldest_sample: counts.oldest === null ? null : new Date(counts.oldest).toISOString(),
+      newest_sample: counts.newest === null ? null : new Date(counts.newest).toISOString(),
+      database_bytes: size(file) + size(`${file}-wal`),
+    };
+  }
+}

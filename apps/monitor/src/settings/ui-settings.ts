@@ -1,0 +1,25 @@
+import type { UiSettings } from '@monitor/contracts';
+import type { UserEntity } from '../users/user.entity';
+
+export const UI_DEFAULTS: UiSettings = {
+  theme: 'system',
+  live: 'on',
+  borders: 'on',
+  language: 'en',
+  tour_version: 0,
+};
+
+/** An account's stored preferences over the defaults; unknown or invalid stored keys are dropped. */
+export function uiSettingsOf(user: UserEntity | null): UiSettings {
+  if (!user) return { ...UI_DEFAULTS };
+  const stored = user.ui ?? {};
+  const pick = <K extends 'theme' | 'live' | 'borders'>(key: K, allowed: readonly string[]): UiSettings[K] =>
+    (allowed.includes(stored[key]) ? stored[key] : UI_DEFAULTS[key]) as UiSettings[K];
+  return {
+    theme: pick('theme', ['light', 'dark', 'system']),
+    live: pick('live', ['on', 'off']),
+    borders: pick('borders', ['on', 'off']),
+    language: typeof stored.language === 'string' ? stored.language : UI_DEFAULTS.language,
+    tour_version: user.tourVersion,
+  };
+}

@@ -1,0 +1,190 @@
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { ConflictError, InvalidInputError, NotFoundError } from '@monitor/domain';
+import type { Role, UpdateUserRequest, UserAccount } from '@monitor/contracts';
+import { DataSource, EntityManager } from 'typeorm';
+import { checkPasswordRules, hashPassword, verifyPassword } from '../auth/passwords';
+import { Clock } from '../core/clock/clock';
+import { MONITOR_CONFIG } from '../core/config/config.tokens';
+import type { MonitorConfig } from '../core/config/monitor-config';
+import { APP_LOGGER } from '../core/logging/logging.tokens';
+import type { AppLogger } from '../core/logging/logger';
+import { RecoveryCodeEntity } from './recovery-code.entity';
+import { UserEntity } from './user.entity';
+
+const USERNAME = /^[\p{L}\p{N}._@-]{1,64}$/u;
+
+export const BOOTSTRAP_ADMIN = 'admin';
+
+/** Accounts and their rules: unique names, the last active administrator, no self-removal. */
+@Injectable()
+export class UsersService implements OnApplicationBootstrap {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
+    @Inject(APP_LOGGER) private readonly logger: AppLogger,
+  ) {}
+
+  private get users() {
+    return this.dataSource.getRepository(UserEntity);
+  }
+
+  /** MONITOR_ADMIN_PASSWORD creates `admin` when no account exists; ignored afterwards. */
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.admin_password || (await this.count()) > 0) return;
+    await this.create({ username: BOOTSTRAP_ADMIN, password: this.config.admin_password, role: 'admin' });
+    this.logger.info(
+      { username: BOOTSTRAP_ADMIN },
+      'created the first administrator from MONITOR_ADMIN_PASSWORD',
+    );
+  }
+
+  count(): Promise<number> {
+    return this.users.count();
+  }
+
+  findById(id: number): Promise<UserEntity | null> {
+    return this.users.findOneBy({ id });
+  }
+
+  /** Case-insensitive, like the unique index. */
+  findByUsername(username: string): Promise<UserEntity | null> {
+    return this.users.findOneBy({ username: username.trim() });
+  }
+
+  async create(
+    input: { username: string; password: string; role: Role },
+    manager?: EntityManager,
+  ): Promise<UserEntity> {
+    const username = input.username.trim();
+    if (!USERNAME.test(username)) {
+      throw new InvalidInputError('username must be 1 to 64 letters, digits or . _ @ -');
+    }
+    checkPasswordRules(input.password);
+    const passwordHash = await hashPassword(input.password);
+    const now = this.clock.now();
+    const repository = (manager ?? this.dataSource.manager).getRepository(UserEntity);
+    if (await repository.findOneBy({ username }))
+      throw new ConflictError(`an account named "${username}" already exists`);
+    return repository.save(
+      repository.create({
+        username,
+        passwordHash,
+        role: input.role,
+        disabled: false,
+        tokenEpoch: 0,
+        totpSecret: null,
+        totpEnabled: false,
+        totpLastStep: null,
+        ui: {},
+        tourVersion: 0,
+        lastLoginAt: null,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
+  }
+
+  async list(): Promise<UserAccount[]> {
+    const users = await this.users.find({ order: { username: 'ASC' } });
+    const left = await this.recoveryCodesLeft();
+    return users.map((user) => toAccount(user, left.get(user.id) ?? 0));
+  }
+
+  async account(user: UserEntity): Promise<UserAccount> {
+    return toAccount(user, await this.recoveryCodesLeftFor(user.id));
+  }
+
+  async recoveryCodesLeftFor(userId: number): Promise<number> {
+    return (await this.recoveryCodesLeft(userId)).get(userId) ?? 0;
+  }
+
+  /** Role and disabled flag; refuses to leave no active administrator or to disable oneself. */
+  async update(actorId: number | null, id: number, change: UpdateUserRequest): Promise<UserAccount> {
+    const updated = await this.dataSource.transaction(async (manager) => {
+      const user = await this.mustFind(id, manager);
+      if (change.disabled === true && id === actorId)
+        throw new ConflictError('you cannot disable your own account');
+      const next = { role: change.role ?? user.role, disabled: change.disabled ?? user.disabled };
+      const losesAdmin = user.role === 'admin' && !user.disabled && (next.role !== 'admin' || next.disabled);
+      if (losesAdmin)
+        await this.ensureAnotherActiveAdmin(manager, id, next.disabled ? 'disabled' : 'demoted');
+      Object.assign(user, next, { updatedAt: this.clock.now() });
+      return manager.save(user);
+    });
+    return this.account(updated);
+  }
+
+  async remove(actorId: number | null, id: number): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const user = await this.mustFind(id, manager);
+      if (id === actorId) throw new ConflictError('you cannot delete your own account');
+      if (user.role === 'admin' && !user.disabled)
+        await this.ensureAnotherActiveAdmin(manager, id, 'deleted');
+      await manager.delete(UserEntity, { id });
+    });
+  }
+
+  /** A new password; bumping the epoch ends every session of that account. */
+  async setPassword(id: number, password: string, field = 'new_password'): Promise<UserEntity> {
+    checkPasswordRules(password, field);
+    const passwordHash = await hashPassword(password);
+    const user = await this.mustFind(id);
+    Object.assign(user, { passwordHash, tokenEpoch: user.tokenEpoch + 1, updatedAt: this.clock.now() });
+    return this.users.save(user);
+  }
+
+  async changeOwnPassword(user: UserEntity, current: string, next: string): Promise<UserEntity> {
+    if (!(await verifyPassword(current, user.passwordHash))) {
+      throw new InvalidInputError('current_password is not correct');
+    }
+    return this.setPassword(user.id, next);
+  }
+
+  async recordSignIn(user: UserEntity): Promise<void> {
+    await this.users.update({ id: user.id }, { lastLoginAt: this.clock.now() });
+  }
+
+  async mustFind(id: number, manager: EntityManager = this.dataSource.manager): Promise<UserEntity> {
+    const user = await manager.getRepository(UserEntity).findOneBy({ id });
+    if (!user) throw new NotFoundError(`no account with id ${id}`);
+    return user;
+  }
+
+  private async ensureAnotherActiveAdmin(manager: EntityManager, id: number, action: string): Promise<void> {
+    const others = await manager
+      .getRepository(UserEntity)
+      .createQueryBuilder('u')
+      .where(`u.role = 'admin' AND u.disabled = 0 AND u.id != :id`, { id })
+      .getCount();
+    if (others === 0) throw new ConflictError(`the last active administrator cannot be ${action}`);
+  }
+
+  private async recoveryCodesLeft(userId?: number): Promise<Map<number, number>> {
+    const query = this.dataSource
+      .getRepository(RecoveryCodeEntity)
+      .createQueryBuilder('c')
+      .select('c.user_id', 'user_id')
+      .addSelect('count(*)', 'left')
+      .where('c.used_at IS NULL')
+      .groupBy('c.user_id');
+    if (userId !== undefined) query.andWhere('c.user_id = :userId', { userId });
+    const rows = await query.getRawMany<{ user_id: number; left: number }>();
+    return new Map(rows.map((row) => [Number(row.user_id), Number(row.left)]));
+  }
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+export function toAccount(user: UserEntity, recoveryCodesLeft: number): UserAccount {
+  return {
+    id: user.id,
+    username: user.username,
+    role: user.role,
+    disabled: user.disabled,
+    totp_enabled: user.totpEnabled,
+    recovery_codes_left: user.totpEnabled ? recoveryCodesLeft : 0,
+    last_login_at: iso(user.lastLoginAt),
+    created_at: new Date(user.createdAt).toISOString(),
+  };
+}

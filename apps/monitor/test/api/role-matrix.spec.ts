@@ -1,0 +1,159 @@
+import { DiscoveryModule, DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { Controller, Get, Module, RequestMethod } from '@nestjs/common';
+import { Access, ACCESS_METADATA, PUBLIC_ROUTES } from '../../src/auth/access.decorator';
+import { accountWithRole, call, Headers, setupAdmin } from './support/http';
+import { startTestApp, TestApp } from './support/test-app';
+
+jest.setTimeout(60_000);
+
+/**
+ * The declared access of every route. A new endpoint must be added here, with the role the
+ * specification's table gives it, or the first test fails.
+ */
+const ROUTE_ACCESS: Record<string, Access> = {
+  'GET /healthz': 'public',
+  'GET /api/version': 'public',
+  'GET /api/session': 'public',
+  'POST /api/setup': 'public',
+  'POST /api/login': 'public',
+  'POST /api/login/totp': 'public',
+  'POST /api/logout': 'public',
+  'GET /api/settings': 'viewer',
+  'PUT /api/settings': 'viewer',
+  'POST /api/onboarding/tour': 'viewer',
+  'PUT /api/password': 'viewer',
+  'POST /api/me/totp/start': 'viewer',
+  'GET /api/me/totp/qr': 'viewer',
+  'POST /api/me/totp/confirm': 'viewer',
+  'POST /api/me/totp/disable': 'viewer',
+  'POST /api/me/totp/recovery': 'viewer',
+  'POST /api/api-key': 'admin',
+  'DELETE /api/api-key': 'admin',
+  'GET /api/users': 'admin',
+  'POST /api/users': 'admin',
+  'PUT /api/users/:id': 'admin',
+  'DELETE /api/users/:id': 'admin',
+  'POST /api/users/:id/password': 'admin',
+};
+
+interface DiscoveredRoute {
+  route: string;
+  access: Access | undefined;
+}
+
+function discoverRoutes(t: TestApp): DiscoveredRoute[] {
+  const discovery = t.app.get(DiscoveryService);
+  const reflector = t.app.get(Reflector);
+  const scanner = new MetadataScanner();
+  const routes: DiscoveredRoute[] = [];
+  for (const wrapper of discovery.getControllers()) {
+    const controller = wrapper.metatype as new (...args: unknown[]) => unknown;
+    const prototype = controller.prototype as Record<string, unknown>;
+    const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '').replace(/^\/|\/$/g, '');
+    for (const name of scanner.getAllMethodNames(prototype)) {
+      const handler = prototype[name] as object;
+      const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+      if (method === undefined) continue;
+      const sub = String(Reflect.getMetadata(PATH_METADATA, handler) ?? '').replace(/^\/|\/$/g, '');
+      const path = `/${[base, sub].filter(Boolean).join('/')}`;
+      routes.push({
+        route: `${RequestMethod[method]} ${path}`,
+        access: reflector.getAllAndOverride<Access | undefined>(ACCESS_METADATA, [
+          handler as () => void,
+          controller,
+        ]),
+      });
+    }
+  }
+  return routes;
+}
+
+/** A route that forgot to declare its access: it must be refused, never become public. */
+@Controller('api/forgotten')
+class ForgottenController {
+  @Get()
+  forgotten(): { leaked: true } {
+    return { leaked: true };
+  }
+}
+
+@Module({ controllers: [ForgottenController] })
+class ForgottenModule {}
+
+describe('route access', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ imports: [DiscoveryModule] });
+  });
+
+  afterAll(() => t.close());
+
+  it('every registered route declares its access, and the table above lists each with that access', () => {
+    const routes = discoverRoutes(t);
+    expect(routes.filter((r) => r.access === undefined).map((r) => r.route)).toEqual([]);
+    const declared = Object.fromEntries(routes.map((r) => [r.route, r.access]));
+    expect(declared).toEqual(ROUTE_ACCESS);
+  });
+
+  it('only the routes the specification lists are public', () => {
+    const publicRoutes = discoverRoutes(t)
+      .filter((r) => r.access === 'public')
+      .map((r) => r.route);
+    expect([...publicRoutes].sort()).toEqual([...PUBLIC_ROUTES].sort());
+  });
+});
+
+describe('a route without declared access', () => {
+  it('is refused at run time instead of being served', async () => {
+    const t = await startTestApp({ imports: [ForgottenModule] });
+    try {
+      const res = await t.request('/api/forgotten');
+      expect(res.status).toBe(500);
+      expect(await res.text()).not.toContain('leaked');
+      expect(t.logs.find((l) => l.msg === 'http request failed')?.error).toMatch(/declares no access/);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('role matrix', () => {
+  let t: TestApp;
+  const as: Record<'none' | 'viewer' | 'operator' | 'admin', Headers> = {
+    none: {},
+    viewer: {},
+    operator: {},
+    admin: {},
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    as.admin = await setupAdmin(t);
+    as.operator = (await accountWithRole(t, as.admin, 'olga', 'operator')).headers;
+    as.viewer = (await accountWithRole(t, as.admin, 'victor', 'viewer')).headers;
+  });
+
+  afterAll(() => t.close());
+
+  const RANK = { none: 0, viewer: 1, operator: 2, admin: 3 } as const;
+  const protectedRoutes = Object.entries(ROUTE_ACCESS).filter(([, access]) => access !== 'public');
+  const cases = protectedRoutes.flatMap(([route, access]) =>
+    (['none', 'viewer', 'operator', 'admin'] as const).map((who) => [route, access, who] as const),
+  );
+
+  it.each(cases)('%s (%s) as %s', async (route, access, who) => {
+    const [method, path] = route.split(' ');
+    const res = await call(
+      t,
+      method,
+      path.replace(':id', '999999'),
+      method === 'GET' ? undefined : {},
+      as[who],
+    );
+    if (who === 'none') expect(res.status).toBe(401);
+    else if (RANK[who] < RANK[access as 'viewer' | 'operator' | 'admin']) expect(res.status).toBe(403);
+    else expect([401, 403]).not.toContain(res.status);
+  });
+});

@@ -1,0 +1,5 @@
+import { Routes } from '@angular/router';
+
+import { AccountPageComponent } from './account-page.component';
+
+export const ACCOUNT_ROUTES: Routes = [{ path: '', title: 'Account', component: AccountPageComponent }];

@@ -1,0 +1,132 @@
+import {
+  ChangeDetectionStrategy,
+  Component,
+  ElementRef,
+  Injector,
+  computed,
+  inject,
+  signal,
+} from '@angular/core';
+import type { ChangePasswordRequest, OkResponse } from '@monitor/contracts';
+
+import { ApiClient } from '../../core/api/api-client.service';
+import { ApiCallError } from '../../core/api/api-call-error';
+import { SessionStore } from '../../core/session/session.store';
+import { PASSWORD_HINT, focusAfterRender, passwordProblem } from '../../shared/forms/form-helpers';
+import { TextFieldComponent } from '../../shared/forms/text-field.component';
+import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
+
+interface PasswordErrors {
+  current?: string;
+  next?: string;
+  repeat?: string;
+}
+
+/** Changes the signed-in person's own password (`PUT /api/password`). */
+@Component({
+  selector: 'app-password-form',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [TextFieldComponent, ErrorAlertComponent],
+  template: `
+    <section class="panel" aria-labelledby="password-heading">
+      <h2 id="password-heading">Password</h2>
+      <p class="lead">Changing it signs you out everywhere else; this browser stays signed in.</p>
+      <form class="form" novalidate (submit)="submit($event)" data-testid="password-form">
+        <!-- For password managers: whose password this is. -->
+        <input type="text" name="username" autocomplete="username" [value]="username()" readonly hidden />
+        <app-text-field
+          fieldId="password-current"
+          label="Current password"
+          type="password"
+          autocomplete="current-password"
+          [(value)]="current"
+          [error]="errors().current"
+        />
+        <app-text-field
+          fieldId="password-new"
+          label="New password"
+          type="password"
+          autocomplete="new-password"
+          [hint]="passwordHint"
+          [(value)]="next"
+          [error]="errors().next"
+        />
+        <app-text-field
+          fieldId="password-repeat"
+          label="Repeat the new password"
+          type="password"
+          autocomplete="new-password"
+          [(value)]="repeat"
+          [error]="errors().repeat"
+        />
+        @if (failure(); as message) {
+          <app-error-alert heading="The password was not changed" [message]="message" [retryable]="false" />
+        }
+        <p class="status-line" role="status">{{ done() ? 'Your password was changed.' : '' }}</p>
+        <p class="buttons">
+          <button type="submit" class="button button-primary" [disabled]="busy()">
+            {{ busy() ? 'Changing…' : 'Change password' }}
+          </button>
+        </p>
+      </form>
+    </section>
+  `,
+  styles: `
+    .lead {
+      margin: 0.25rem 0 1rem;
+    }
+  `,
+})
+export class PasswordFormComponent {
+  private readonly api = inject(ApiClient);
+  private readonly session = inject(SessionStore);
+  protected readonly username = computed(() => this.session.user()?.username ?? '');
+  private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
+  private readonly injector = inject(Injector);
+
+  protected readonly passwordHint = PASSWORD_HINT;
+  protected readonly current = signal('');
+  protected readonly next = signal('');
+  protected readonly repeat = signal('');
+  /** Set by a submit; from then on the errors follow the typing. */
+  private readonly submitted = signal(false);
+  protected readonly errors = computed<PasswordErrors>(() => {
+    if (!this.submitted()) return {};
+    return {
+      current: this.current() === '' ? 'Enter your current password.' : undefined,
+      next: passwordProblem(this.next()),
+      repeat: this.repeat() !== this.next() ? 'The two new passwords differ.' : undefined,
+    };
+  });
+  protected readonly failure = signal<string | undefined>(undefined);
+  protected readonly done = signal(false);
+  protected readonly busy = signal(false);
+
+  protected async submit(event: Event): Promise<void> {
+    event.preventDefault();
+    if (this.busy()) return;
+    this.submitted.set(true);
+    const errors = this.errors();
+    this.failure.set(undefined);
+    this.done.set(false);
+    if (errors.current || errors.next || errors.repeat) {
+      focusAfterRender(this.injector, this.host.nativeElement, '[aria-invalid="true"]');
+      return;
+    }
+
+    this.busy.set(true);
+    try {
+      const body: ChangePasswordRequest = { current_password: this.current(), new_password: this.next() };
+      await this.api.put<OkResponse>('/api/password', body);
+      this.submitted.set(false);
+      this.current.set('');
+      this.next.set('');
+      this.repeat.set('');
+      this.done.set(true);
+    } catch (failure: unknown) {
+      this.failure.set(ApiCallError.from(failure).message);
+    } finally {
+      this.busy.set(false);
+    }
+  }
+}

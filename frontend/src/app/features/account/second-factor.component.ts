@@ -1,0 +1,337 @@
+import {
+  ChangeDetectionStrategy,
+  Component,
+  ElementRef,
+  Injector,
+  inject,
+  input,
+  signal,
+} from '@angular/core';
+import type { OkResponse, RecoveryCodesResponse, SessionUser, TotpStartResponse } from '@monitor/contracts';
+
+import { ApiClient } from '../../core/api/api-client.service';
+import { ApiCallError } from '../../core/api/api-call-error';
+import { SessionStore } from '../../core/session/session.store';
+import { focusAfterRender } from '../../shared/forms/form-helpers';
+import { TextFieldComponent } from '../../shared/forms/text-field.component';
+import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
+import { RecoveryCodesComponent } from './recovery-codes.component';
+
+type PasswordAction = 'disable' | 'recovery';
+
+interface Enrolment {
+  readonly secret: string;
+  /** Unique per enrolment so the browser never shows a cached QR code. */
+  readonly qrSrc: string;
+}
+
+/**
+ * The second factor of the signed-in person: set it up (QR code, secret, confirm with a code), then
+ * see the recovery codes once; when on, disable it or make new recovery codes (both ask for the
+ * password).
+ */
+@Component({
+  selector: 'app-second-factor',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [TextFieldComponent, ErrorAlertComponent, RecoveryCodesComponent],
+  template: `
+    <section class="panel" aria-labelledby="totp-heading" data-testid="second-factor">
+      <h2 id="totp-heading">Second factor</h2>
+
+      @if (codes(); as codes) {
+        <p class="lead">The second factor is on.</p>
+        <app-recovery-codes [codes]="codes" (done)="hideCodes()" />
+      } @else if (enrolment(); as enrolment) {
+        <p class="lead">Add Monitor to an authenticator app, then enter the code it shows.</p>
+        <ol class="steps">
+          <li>
+            <p>Scan this QR code with the app:</p>
+            <img
+              class="qr"
+              [src]="enrolment.qrSrc"
+              width="200"
+              height="200"
+              alt="QR code that adds Monitor to an authenticator app"
+              data-testid="totp-qr"
+            />
+            <p>Or type this key into the app by hand:</p>
+            <p>
+              <code class="secret" data-testid="totp-secret">{{ enrolment.secret }}</code>
+            </p>
+          </li>
+          <li>
+            <form class="form" novalidate (submit)="confirm($event)" data-testid="totp-confirm-form">
+              <app-text-field
+                fieldId="totp-code"
+                label="Code from the app"
+                autocomplete="one-time-code"
+                inputmode="numeric"
+                hint="6 digits; a new code appears every 30 seconds."
+                [maxlength]="10"
+                [(value)]="code"
+                [error]="fieldError()"
+              />
+              @if (failure(); as message) {
+                <app-error-alert
+                  heading="The second factor is not on"
+                  [message]="message"
+                  [retryable]="false"
+                />
+              }
+              <p class="buttons">
+                <button type="submit" class="button button-primary" [disabled]="busy()">
+                  {{ busy() ? 'Checking…' : 'Confirm' }}
+                </button>
+                <button type="button" class="button" [disabled]="busy()" (click)="cancel()">Cancel</button>
+              </p>
+            </form>
+          </li>
+        </ol>
+      } @else if (user().totp_enabled) {
+        <p class="lead">On: signing in asks for a code from your authenticator app.</p>
+        <dl class="facts">
+          <div>
+            <dt>Recovery codes left</dt>
+            <dd data-testid="recovery-codes-left">{{ user().recovery_codes_left }}</dd>
+          </div>
+        </dl>
+        @if (user().recovery_codes_left <= 2) {
+          <p class="hint">Few recovery codes are left: make a new set.</p>
+        }
+
+        @if (action(); as action) {
+          <form
+            class="form action-form"
+            novalidate
+            (submit)="runAction($event, action)"
+            data-testid="totp-password-form"
+          >
+            <!-- For password managers: whose password this is. -->
+            <input
+              type="text"
+              name="username"
+              autocomplete="username"
+              [value]="user().username"
+              readonly
+              hidden
+            />
+            <app-text-field
+              fieldId="totp-password"
+              label="Your password"
+              type="password"
+              autocomplete="current-password"
+              [hint]="
+                action === 'disable'
+                  ? 'Needed to turn the second factor off.'
+                  : 'Needed to make new recovery codes; the old ones stop working.'
+              "
+              [(value)]="password"
+              [error]="fieldError()"
+            />
+            @if (failure(); as message) {
+              <app-error-alert heading="Nothing was changed" [message]="message" [retryable]="false" />
+            }
+            <p class="buttons">
+              <button
+                type="submit"
+                class="button button-primary"
+                [class.button-danger]="action === 'disable'"
+                [disabled]="busy()"
+              >
+                {{ action === 'disable' ? 'Disable the second factor' : 'Make new recovery codes' }}
+              </button>
+              <button type="button" class="button" [disabled]="busy()" (click)="cancel()">Cancel</button>
+            </p>
+          </form>
+        } @else {
+          <p class="buttons actions">
+            <button type="button" class="button button-danger" (click)="ask('disable')">Disable</button>
+            <button type="button" class="button" (click)="ask('recovery')">New recovery codes</button>
+          </p>
+        }
+      } @else {
+        <p class="lead">
+          Off. With a second factor, signing in also asks for a code from an authenticator app on your phone.
+        </p>
+        @if (failure(); as message) {
+          <app-error-alert heading="The set-up could not start" [message]="message" [retryable]="false" />
+        }
+        <p class="buttons">
+          <button type="button" class="button button-primary" [disabled]="busy()" (click)="start()">
+            {{ busy() ? 'Starting…' : 'Set up' }}
+          </button>
+        </p>
+      }
+      <p class="status-line" role="status">{{ status() }}</p>
+    </section>
+  `,
+  styles: `
+    section {
+      display: grid;
+      grid-template-columns: minmax(0, 1fr);
+      gap: 1rem;
+    }
+    .lead {
+      margin: 0;
+    }
+    .steps {
+      display: grid;
+      gap: 1.25rem;
+      margin: 0;
+      padding-inline-start: 1.4rem;
+    }
+    .steps p {
+      margin: 0 0 0.5rem;
+    }
+    .qr {
+      display: block;
+      margin-block-end: 0.75rem;
+      padding: 0.5rem;
+      background: #fff;
+      border: 1px solid var(--border);
+      border-radius: var(--radius);
+      image-rendering: pixelated;
+    }
+    .secret {
+      display: inline-block;
+      padding: 0.2rem 0.5rem;
+      border-radius: var(--radius);
+      background: var(--hover);
+      font-size: 1rem;
+      letter-spacing: 0.08em;
+      overflow-wrap: anywhere;
+    }
+    .actions {
+      margin-block-start: 0.25rem;
+    }
+  `,
+})
+export class SecondFactorComponent {
+  private readonly api = inject(ApiClient);
+  private readonly session = inject(SessionStore);
+  private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
+  private readonly injector = inject(Injector);
+
+  readonly user = input.required<SessionUser>();
+
+  protected readonly enrolment = signal<Enrolment | undefined>(undefined);
+  /** Recovery codes just issued; shown until the person says they are saved. */
+  protected readonly codes = signal<readonly string[] | undefined>(undefined);
+  protected readonly action = signal<PasswordAction | undefined>(undefined);
+  protected readonly code = signal('');
+  protected readonly password = signal('');
+  protected readonly fieldError = signal<string | undefined>(undefined);
+  protected readonly failure = signal<string | undefined>(undefined);
+  protected readonly status = signal('');
+  protected readonly busy = signal(false);
+
+  protected async start(): Promise<void> {
+    if (this.busy()) return;
+    this.reset();
+    this.busy.set(true);
+    try {
+      const started = await this.api.post<TotpStartResponse>('/api/me/totp/start');
+      this.enrolment.set({ secret: started.secret, qrSrc: `/api/me/totp/qr?t=${Date.now()}` });
+      this.focus('#totp-code');
+    } catch (failure: unknown) {
+      this.failure.set(ApiCallError.from(failure).message);
+    } finally {
+      this.busy.set(false);
+    }
+  }
+
+  protected async confirm(event: Event): Promise<void> {
+    event.preventDefault();
+    if (this.busy()) return;
+    const code = this.code().replace(/\s+/g, '');
+    this.failure.set(undefined);
+    this.fieldError.set(/^\d{6}$/.test(code) ? undefined : 'Enter the 6 digits the app shows.');
+    if (this.fieldError()) {
+      this.focus('#totp-code');
+      return;
+    }
+    this.busy.set(true);
+    try {
+      const answer = await this.api.post<RecoveryCodesResponse>('/api/me/totp/confirm', { code });
+      this.enrolment.set(undefined);
+      this.codes.set(answer.recovery_codes);
+      this.code.set('');
+      await this.reloadSession();
+    } catch (failure: unknown) {
+      this.failure.set(ApiCallError.from(failure).message);
+      this.focus('#totp-code');
+    } finally {
+      this.busy.set(false);
+    }
+  }
+
+  protected ask(action: PasswordAction): void {
+    this.reset();
+    this.action.set(action);
+    this.focus('#totp-password');
+  }
+
+  protected async runAction(event: Event, action: PasswordAction): Promise<void> {
+    event.preventDefault();
+    if (this.busy()) return;
+    const password = this.password();
+    this.failure.set(undefined);
+    this.fieldError.set(password === '' ? 'Enter your password.' : undefined);
+    if (password === '') {
+      this.focus('#totp-password');
+      return;
+    }
+    this.busy.set(true);
+    try {
+      if (action === 'disable') {
+        await this.api.post<OkResponse>('/api/me/totp/disable', { password });
+        this.reset();
+        this.status.set('The second factor is off.');
+      } else {
+        const answer = await this.api.post<RecoveryCodesResponse>('/api/me/totp/recovery', { password });
+        this.reset();
+        this.codes.set(answer.recovery_codes);
+      }
+      await this.reloadSession();
+    } catch (failure: unknown) {
+      this.failure.set(ApiCallError.from(failure).message);
+      this.focus('#totp-password');
+    } finally {
+      this.busy.set(false);
+    }
+  }
+
+  protected cancel(): void {
+    this.reset();
+    this.focus('.buttons button');
+  }
+
+  protected hideCodes(): void {
+    this.codes.set(undefined);
+    this.status.set('The second factor is on.');
+  }
+
+  private reset(): void {
+    this.enrolment.set(undefined);
+    this.codes.set(undefined);
+    this.action.set(undefined);
+    this.code.set('');
+    this.password.set('');
+    this.fieldError.set(undefined);
+    this.failure.set(undefined);
+    this.status.set('');
+  }
+
+  /** The session carries the second-factor state and the recovery codes left. */
+  private async reloadSession(): Promise<void> {
+    try {
+      await this.session.reload();
+    } catch {
+      // The change is made; the counts refresh with the next successful read.
+    }
+  }
+
+  private focus(selector: string): void {
+    focusAfterRender(this.injector, this.host.nativeElement, selector);
+  }
+}

@@ -1,0 +1,234 @@
+import { DatePipe } from '@angular/common';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  ElementRef,
+  Injector,
+  computed,
+  inject,
+  signal,
+} from '@angular/core';
+import { Router } from '@angular/router';
+import {
+  ROLES,
+  type CreateUserRequest,
+  type OkResponse,
+  type Role,
+  type UpdateUserRequest,
+  type UserAccount,
+  type UserList,
+} from '@monitor/contracts';
+
+import { ApiClient } from '../../core/api/api-client.service';
+import { ApiCallError } from '../../core/api/api-call-error';
+import { loadable } from '../../core/api/loadable';
+import { roleLabel } from '../../core/session/roles';
+import { SessionStore } from '../../core/session/session.store';
+import {
+  PASSWORD_HINT,
+  focusAfterRender,
+  inputValue,
+  passwordProblem,
+} from '../../shared/forms/form-helpers';
+import { TextFieldComponent } from '../../shared/forms/text-field.component';
+import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
+import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
+
+/** The one row form open at a time: a new password, or the confirmation of a delete. */
+interface OpenRowForm {
+  readonly id: number;
+  readonly kind: 'password' | 'delete';
+}
+
+interface CreateErrors {
+  username?: string;
+  password?: string;
+}
+
+/** `/accounts` (administrators): every account, with create, role, disable, password reset, delete. */
+@Component({
+  selector: 'app-accounts-page',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [DatePipe, TextFieldComponent, ErrorAlertComponent, LoadingIndicatorComponent],
+  templateUrl: './accounts-page.component.html',
+  styleUrl: './accounts-page.component.css',
+})
+export class AccountsPageComponent {
+  private readonly api = inject(ApiClient);
+  private readonly session = inject(SessionStore);
+  private readonly router = inject(Router);
+  private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
+  private readonly injector = inject(Injector);
+
+  protected readonly list = loadable(() => this.api.get<UserList>('/api/users'));
+  protected readonly roles = computed<readonly Role[]>(() => this.list.value()?.roles ?? ROLES);
+  protected readonly myId = computed(() => this.session.user()?.id);
+  protected readonly roleLabel = roleLabel;
+  protected readonly passwordHint = PASSWORD_HINT;
+
+  /** The last change's server error, shown verbatim above the table. */
+  protected readonly failure = signal<string | undefined>(undefined);
+  protected readonly status = signal('');
+  /** The account a change is in flight for. */
+  protected readonly busyId = signal<number | undefined>(undefined);
+  protected readonly open = signal<OpenRowForm | undefined>(undefined);
+  protected readonly resetPassword = signal('');
+  protected readonly resetError = signal<string | undefined>(undefined);
+
+  protected readonly newUsername = signal('');
+  protected readonly newPassword = signal('');
+  protected readonly newRole = signal<Role>('viewer');
+  /** Set by a submit; from then on the errors follow the typing. */
+  private readonly createSubmitted = signal(false);
+  protected readonly createErrors = computed<CreateErrors>(() => {
+    if (!this.createSubmitted()) return {};
+    return {
+      username: this.newUsername().trim() === '' ? 'Enter a username.' : undefined,
+      password: passwordProblem(this.newPassword()),
+    };
+  });
+  protected readonly createFailure = signal<string | undefined>(undefined);
+  protected readonly creating = signal(false);
+
+  protected isOpen(user: UserAccount, kind: OpenRowForm['kind']): boolean {
+    const open = this.open();
+    return open?.id === user.id && open.kind === kind;
+  }
+
+  protected async changeRole(user: UserAccount, event: Event): Promise<void> {
+    const select = event.target as HTMLSelectElement;
+    const role = inputValue(event) as Role;
+    const changed = await this.update(
+      user,
+      { role },
+      `${user.username} is now ${roleLabel(role).toLowerCase()}.`,
+    );
+    // A refused change leaves the select on the role the account still has.
+    if (!changed) select.value = user.role;
+  }
+
+  protected toggleDisabled(user: UserAccount): Promise<boolean> {
+    const disabled = !user.disabled;
+    return this.update(
+      user,
+      { disabled },
+      disabled ? `${user.username} is disabled and cannot sign in.` : `${user.username} can sign in again.`,
+    );
+  }
+
+  protected openForm(user: UserAccount, kind: OpenRowForm['kind']): void {
+    this.open.set({ id: user.id, kind });
+    this.resetPassword.set('');
+    this.resetError.set(undefined);
+    this.failure.set(undefined);
+    this.status.set('');
+    this.focus(kind === 'password' ? '#reset-password' : '#confirm-delete');
+  }
+
+  /** Closes the row form and returns focus to the button that opened it. */
+  protected closeForm(user: UserAccount, kind: OpenRowForm['kind']): void {
+    this.open.set(undefined);
+    this.focus(`[data-row-actions="${user.id}"] [data-opens="${kind}"]`);
+  }
+
+  protected async setPassword(user: UserAccount, event: Event): Promise<void> {
+    event.preventDefault();
+    const password = this.resetPassword();
+    this.resetError.set(passwordProblem(password));
+    if (this.resetError()) {
+      this.focus('#reset-password');
+      return;
+    }
+    const done = await this.change(user, () =>
+      this.api.post<OkResponse>(`/api/users/${user.id}/password`, { new_password: password }),
+    );
+    if (done) {
+      this.open.set(undefined);
+      this.status.set(`The password of ${user.username} was changed; they are signed out everywhere.`);
+    }
+  }
+
+  protected async remove(user: UserAccount): Promise<void> {
+    const done = await this.change(user, () => this.api.delete<OkResponse>(`/api/users/${user.id}`));
+    if (done) {
+      this.open.set(undefined);
+      this.status.set(`The account ${user.username} was deleted.`);
+      this.list.reload();
+    }
+  }
+
+  protected async create(event: Event): Promise<void> {
+    event.preventDefault();
+    if (this.creating()) return;
+    const username = this.newUsername().trim();
+    this.createSubmitted.set(true);
+    const errors = this.createErrors();
+    this.createFailure.set(undefined);
+    this.status.set('');
+    if (errors.username || errors.password) {
+      this.focus('.create-form [aria-invalid="true"]');
+      return;
+    }
+    this.creating.set(true);
+    try {
+      const body: CreateUserRequest = { username, password: this.newPassword(), role: this.newRole() };
+      const created = await this.api.post<UserAccount>('/api/users', body);
+      this.createSubmitted.set(false);
+      this.newUsername.set('');
+      this.newPassword.set('');
+      this.status.set(
+        `The account ${created.username} (${roleLabel(created.role).toLowerCase()}) was created.`,
+      );
+      this.list.reload();
+    } catch (failure: unknown) {
+      this.createFailure.set(ApiCallError.from(failure).message);
+    } finally {
+      this.creating.set(false);
+    }
+  }
+
+  protected selectNewRole(event: Event): void {
+    this.newRole.set(inputValue(event) as Role);
+  }
+
+  private async update(user: UserAccount, body: UpdateUserRequest, success: string): Promise<boolean> {
+    const done = await this.change(user, () => this.api.put<UserAccount>(`/api/users/${user.id}`, body));
+    if (done) {
+      this.status.set(success);
+      this.list.reload();
+      if (user.id === this.myId()) void this.afterOwnChange();
+    }
+    return done;
+  }
+
+  /** Your own role changed: read the session again and leave this page if it is no longer yours. */
+  private async afterOwnChange(): Promise<void> {
+    try {
+      await this.session.reload();
+    } catch {
+      return;
+    }
+    if (!this.session.isAdmin()) await this.router.navigateByUrl('/');
+  }
+
+  /** Runs one change of one account; a failure is shown above the table. */
+  private async change(user: UserAccount, call: () => Promise<unknown>): Promise<boolean> {
+    if (this.busyId() !== undefined) return false;
+    this.busyId.set(user.id);
+    this.failure.set(undefined);
+    this.status.set('');
+    try {
+      await call();
+      return true;
+    } catch (failure: unknown) {
+      this.failure.set(ApiCallError.from(failure).message);
+      return false;
+    } finally {
+      this.busyId.set(undefined);
+    }
+  }
+
+  private focus(selector: string): void {
+    focusAfterRender(this.injector, this.host.nativeElement, selector);
+  }
+}

@@ -1,0 +1,5 @@
+import { Routes } from '@angular/router';
+
+import { AccountsPageComponent } from './accounts-page.component';
+
+export const ACCOUNTS_ROUTES: Routes = [{ path: '', title: 'Accounts', component: AccountsPageComponent }];

@@ -1,0 +1,5 @@
+import { Routes } from '@angular/router';
+
+import { SetupPageComponent } from './setup-page.component';
+
+export const SETUP_ROUTES: Routes = [{ path: '', title: 'Set up Monitor', component: SetupPageComponent }];

@@ -1,0 +1,229 @@
+import {
+  ChangeDetectionStrategy,
+  Component,
+  ElementRef,
+  Injector,
+  computed,
+  inject,
+  input,
+  signal,
+} from '@angular/core';
+import { Router } from '@angular/router';
+import type { LoginRequest, LoginResponse, OkResponse, TotpLoginRequest } from '@monitor/contracts';
+
+import { ApiClient } from '../../core/api/api-client.service';
+import { ApiCallError } from '../../core/api/api-call-error';
+import { safeNextUrl } from '../../core/session/next-url';
+import { SessionStore } from '../../core/session/session.store';
+import { focusAfterRender, messageWithRetry } from '../../shared/forms/form-helpers';
+import { TextFieldComponent } from '../../shared/forms/text-field.component';
+import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
+
+/** How long the server keeps a second-factor challenge. */
+const CHALLENGE_LIFETIME_MS = 2 * 60_000;
+
+interface Challenge {
+  readonly token: string;
+  readonly receivedAt: number;
+}
+
+/**
+ * `/sign-in?next=<page>`: username and password, then (for accounts with a second factor) a code
+ * from the authenticator app or a recovery code; afterwards back to `next`.
+ */
+@Component({
+  selector: 'app-sign-in-page',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [TextFieldComponent, ErrorAlertComponent],
+  template: `
+    <section class="panel auth-card" aria-labelledby="sign-in-heading">
+      @if (challenge()) {
+        <h1 id="sign-in-heading">Second factor</h1>
+        <p class="lead">
+          Enter the 6-digit code your authenticator app shows for Monitor, or one of your recovery codes.
+        </p>
+        <form class="form" novalidate (submit)="submitCode($event)" data-testid="sign-in-code-form">
+          <app-text-field
+            fieldId="sign-in-code"
+            label="Code or recovery code"
+            autocomplete="one-time-code"
+            hint="For example 123456, or a recovery code like ABCD-EFGH-JKLM-NPQR."
+            [maxlength]="40"
+            [(value)]="code"
+            [error]="codeError()"
+          />
+          @if (failure(); as message) {
+            <app-error-alert heading="Not signed in" [message]="message" [retryable]="false" />
+          }
+          <p class="buttons">
+            <button type="submit" class="button button-primary" [disabled]="busy()">
+              {{ busy() ? 'Checking…' : 'Verify' }}
+            </button>
+            <button type="button" class="button" [disabled]="busy()" (click)="startOver()">Back</button>
+          </p>
+        </form>
+      } @else {
+        <h1 id="sign-in-heading">Sign in</h1>
+        <p class="lead">Sign in to Monitor with your account.</p>
+        @if (notice(); as notice) {
+          <p class="notice" role="status">{{ notice }}</p>
+        }
+        <form class="form" novalidate (submit)="submitPassword($event)" data-testid="sign-in-form">
+          <app-text-field
+            fieldId="sign-in-username"
+            label="Username"
+            autocomplete="username"
+            [(value)]="username"
+            [error]="usernameError()"
+          />
+          <app-text-field
+            fieldId="sign-in-password"
+            label="Password"
+            type="password"
+            autocomplete="current-password"
+            [(value)]="password"
+            [error]="passwordError()"
+          />
+          @if (failure(); as message) {
+            <app-error-alert heading="Not signed in" [message]="message" [retryable]="false" />
+          }
+          <p class="buttons">
+            <button type="submit" class="button button-primary" [disabled]="busy()">
+              {{ busy() ? 'Signing in…' : 'Sign in' }}
+            </button>
+          </p>
+        </form>
+      }
+    </section>
+  `,
+  styles: `
+    .notice {
+      margin-block-end: 1rem;
+    }
+  `,
+})
+export class SignInPageComponent {
+  private readonly api = inject(ApiClient);
+  private readonly session = inject(SessionStore);
+  private readonly router = inject(Router);
+  private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
+  private readonly injector = inject(Injector);
+
+  /** Where to go after signing in (query parameter); only in-app paths are followed. */
+  readonly next = input<string>();
+
+  protected readonly username = signal('');
+  protected readonly password = signal('');
+  protected readonly code = signal('');
+  /** Set by a submit of each step; from then on the errors follow the typing. */
+  private readonly passwordSubmitted = signal(false);
+  private readonly codeSubmitted = signal(false);
+  protected readonly usernameError = computed(() =>
+    this.passwordSubmitted() && this.username().trim() === '' ? 'Enter your username.' : undefined,
+  );
+  protected readonly passwordError = computed(() =>
+    this.passwordSubmitted() && this.password() === '' ? 'Enter your password.' : undefined,
+  );
+  protected readonly codeError = computed(() =>
+    this.codeSubmitted() && this.code().trim() === ''
+      ? 'Enter the code from your app or a recovery code.'
+      : undefined,
+  );
+  protected readonly challenge = signal<Challenge | undefined>(undefined);
+  protected readonly failure = signal<string | undefined>(undefined);
+  protected readonly notice = signal<string | undefined>(undefined);
+  protected readonly busy = signal(false);
+
+  protected async submitPassword(event: Event): Promise<void> {
+    event.preventDefault();
+    if (this.busy()) return;
+    const username = this.username().trim();
+    const password = this.password();
+    this.passwordSubmitted.set(true);
+    this.failure.set(undefined);
+    this.notice.set(undefined);
+    if (username === '' || password === '') {
+      this.focus('[aria-invalid="true"]');
+      return;
+    }
+
+    this.busy.set(true);
+    try {
+      const body: LoginRequest = { username, password };
+      const answer = await this.api.post<LoginResponse>('/api/login', body);
+      if ('totp_required' in answer) {
+        this.challenge.set({ token: answer.challenge, receivedAt: Date.now() });
+        this.code.set('');
+        this.codeSubmitted.set(false);
+        this.focus('#sign-in-code');
+        return;
+      }
+      await this.signedIn();
+    } catch (failure: unknown) {
+      this.failure.set(messageWithRetry(ApiCallError.from(failure)));
+      this.focus('#sign-in-password');
+    } finally {
+      this.busy.set(false);
+    }
+  }
+
+  protected async submitCode(event: Event): Promise<void> {
+    event.preventDefault();
+    const challenge = this.challenge();
+    if (this.busy() || !challenge) return;
+    const code = this.code().replace(/\s+/g, '').toUpperCase();
+    this.codeSubmitted.set(true);
+    this.failure.set(undefined);
+    if (code === '') {
+      this.focus('#sign-in-code');
+      return;
+    }
+
+    this.busy.set(true);
+    try {
+      const body: TotpLoginRequest = { challenge: challenge.token, code };
+      await this.api.post<OkResponse>('/api/login/totp', body);
+      await this.signedIn();
+    } catch (failure: unknown) {
+      const error = ApiCallError.from(failure);
+      if (error.status === 401 && this.expired(challenge, error)) {
+        this.startOver('More than two minutes went by: enter your password again.');
+      } else {
+        this.failure.set(messageWithRetry(error));
+        this.focus('#sign-in-code');
+      }
+    } finally {
+      this.busy.set(false);
+    }
+  }
+
+  /** Back to the password step, keeping the username. */
+  protected startOver(notice?: string): void {
+    this.challenge.set(undefined);
+    this.passwordSubmitted.set(false);
+    this.password.set('');
+    this.code.set('');
+    this.failure.set(undefined);
+    this.notice.set(notice);
+    this.focus('#sign-in-password');
+  }
+
+  private expired(challenge: Challenge, error: ApiCallError): boolean {
+    return (
+      Date.now() - challenge.receivedAt >= CHALLENGE_LIFETIME_MS || /expired|challenge/i.test(error.message)
+    );
+  }
+
+  private async signedIn(): Promise<void> {
+    this.passwordSubmitted.set(false);
+    this.codeSubmitted.set(false);
+    this.password.set('');
+    this.code.set('');
+    await this.session.reload();
+    await this.router.navigateByUrl(safeNextUrl(this.next()));
+  }
+
+  private focus(selector: string): void {
+    focusAfterRender(this.injector, this.host.nativeElement, selector);
+  }
+}

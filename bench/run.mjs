@@ -1,6 +1,7 @@
 // npm run bench: every benchmark in turn, against the built server (npm run build first).
 // Prints one line per figure and writes bench/results/latest.json.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { run as signin } from './signin.mjs';
 import { run as startup } from './startup.mjs';
 
 if (!existsSync('dist/apps/monitor/main.js')) {
@@ -8,6 +9,6 @@ if (!existsSync('dist/apps/monitor/main.js')) {
   process.exit(1);
 }
 
-const results = { date: new Date().toISOString(), startup: await startup() };
+const results = { date: new Date().toISOString(), startup: await startup(), signin: await signin() };
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/latest.json', `${JSON.stringify(results, null, 2)}\n`);

@@ -7,6 +7,7 @@ import { createApp, CreateAppOptions } from '../../../src/create-app';
 import { resolveConfig } from '../../../src/core/config/config.resolve';
 import type { MonitorConfig } from '../../../src/core/config/monitor-config';
 import { createLogger } from '../../../src/core/logging/logger';
+import { expectNoCredentialHashes } from './secrets';
 
 export interface LogRecord {
   level: string;
@@ -64,7 +65,11 @@ export async function startTestApp(
       return response;
     },
     close: async () => {
-      await app.close();
+      try {
+        expectNoCredentialHashes(bodies);
+      } finally {
+        await app.close();
+      }
       if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

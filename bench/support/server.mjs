@@ -1,0 +1,40 @@
+// Starts the built server on a free loopback port with an empty data directory.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export async function startBenchServer({ env = {}, nodeArgs = [] } = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'monitor-bench-'));
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, 'dist/apps/monitor/main.js', 'serve', '--listen', '127.0.0.1:0', '--data-dir', dataDir],
+    { env: { ...process.env, PUID: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  const stderrLines = [];
+  child.stderr.on('data', (chunk) => stderrLines.push(...chunk.toString().split('\n').filter(Boolean)));
+  const url = await new Promise((resolve, reject) => {
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${stdout}`)));
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      const line = stdout.split('\n').find((l) => l.includes('"msg":"listening"'));
+      if (line) resolve(JSON.parse(line).url);
+    });
+  });
+  return {
+    url,
+    child,
+    stderrLines,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.on('close', resolve));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+};

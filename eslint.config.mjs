@@ -20,16 +20,42 @@ export default tseslint.config(
     },
   },
   {
-    // Layering: libs never import the application; domain code stays free of Nest and I/O.
-    files: ['libs/**/*.ts'],
+    // Layering: libs never import the application; domain code and contracts stay free of I/O.
+    files: ['libs/domain/**/*.ts', 'libs/contracts/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              group: ['**/apps/**', '@nestjs/*', 'typeorm', 'better-sqlite3', 'node:fs', 'fs'],
-              message: 'libs stay pure: no app, Nest, database or file system imports',
+              group: [
+                '**/apps/**',
+                '@nestjs/*',
+                'typeorm',
+                'better-sqlite3',
+                'node:fs',
+                'fs',
+                'node:net',
+                'net',
+              ],
+              message: 'domain code and contracts stay pure: no app, Nest, database, file or network imports',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Probes and notifiers are plugins at the edge: network and files yes, the app and Nest no.
+    files: ['libs/probes/**/*.ts', 'libs/notifiers/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/apps/**', '@nestjs/*', 'typeorm', 'better-sqlite3'],
+              message: 'libs never import the app, Nest or the database',
             },
           ],
         },

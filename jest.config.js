@@ -22,8 +22,8 @@ const common = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   testEnvironment: 'node',
   moduleNameMapper: {
-    '^@monitor/(domain|contracts)$': '<rootDir>/libs/$1/src',
-    '^@monitor/(domain|contracts)/(.*)$': '<rootDir>/libs/$1/src/$2',
+    '^@monitor/(domain|contracts|probes|notifiers)$': '<rootDir>/libs/$1/src',
+    '^@monitor/(domain|contracts|probes|notifiers)/(.*)$': '<rootDir>/libs/$1/src/$2',
   },
 };
 

@@ -1,0 +1,35 @@
+/** What one probe run found. `message` is what users read; it never contains a secret. */
+export interface ProbeOutcome {
+  success: boolean;
+  message: string;
+  /** Round-trip time of the check in milliseconds; null when nothing answered. */
+  latencyMs: number | null;
+  /** HTTP status code (http probes only). */
+  statusCode?: number | null;
+}
+
+export interface ProbeRequest {
+  target: string;
+  options: Readonly<Record<string, unknown>>;
+  /** Hard deadline of this run: the probe settles (as a failure) no later than this. */
+  timeoutMs: number;
+  /** Aborted when the run must stop early (time-out, shutdown). */
+  signal: AbortSignal;
+}
+
+/**
+ * One sensor type. Implementations live one per file, are registered in the catalogue, and need
+ * no Nest and no database: tests run them against real peers on 127.0.0.1.
+ */
+export interface Probe {
+  readonly type: string;
+  /** Option names whose values are secrets: masked by the API, never in messages or logs. */
+  readonly secretOptions: readonly string[];
+  /**
+   * Strict check of a draft (create, update, validate endpoint): null when valid, otherwise one
+   * sentence naming the field, e.g. `options.expected_status must look like "200-299,301"`.
+   */
+  validate(target: string, options: Readonly<Record<string, unknown>>): string | null;
+  /** Runs once. Never throws: every failure is an outcome with success false. */
+  run(request: ProbeRequest): Promise<ProbeOutcome>;
+}

@@ -1,3 +1,4 @@
 export * from './duration';
 export * from './errors';
 export * from './login-throttle';
+export * from './sensor-state.machine';

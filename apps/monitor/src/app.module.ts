@@ -7,6 +7,9 @@ import { DatabaseModule } from './core/database/database.module';
 import type { AppLogger } from './core/logging/logger';
 import { AuthModule } from './auth/auth.module';
 import { HealthModule } from './health/health.module';
+import { IncidentsModule } from './incidents/incidents.module';
+import { SchedulerModule } from './scheduler/scheduler.module';
+import { SensorsModule } from './sensors/sensors.module';
 import { SettingsModule } from './settings/settings.module';
 import { UsersModule } from './users/users.module';
 
@@ -15,7 +18,7 @@ export class AppModule {
   static forRoot(
     config: MonitorConfig,
     logger: AppLogger,
-    options: { clock?: Clock; imports?: ModuleMetadata['imports'] } = {},
+    options: { clock?: Clock; imports?: ModuleMetadata['imports']; startScheduler?: boolean } = {},
   ): DynamicModule {
     return {
       module: AppModule,
@@ -26,6 +29,9 @@ export class AppModule {
         HealthModule,
         UsersModule,
         SettingsModule,
+        SchedulerModule.forRoot({ autoStart: options.startScheduler ?? true }),
+        IncidentsModule,
+        SensorsModule,
         ...(options.imports ?? []),
       ],
     };

@@ -22,6 +22,8 @@ export interface CreateAppOptions {
   dashboardDir?: string | null;
   /** Threshold of the `slow request` warning. */
   slowRequestMs?: number;
+  /** False: runtime state is rebuilt but no probe runs until the scheduler is started by hand. */
+  startScheduler?: boolean;
   /** Extra modules mounted beside the application's own (the API tests' probe routes). */
   imports?: ModuleMetadata['imports'];
 }

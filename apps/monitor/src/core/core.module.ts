@@ -1,11 +1,12 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { Clock, SystemClock } from './clock/clock';
 import { MONITOR_CONFIG } from './config/config.tokens';
+import { EventBus } from './events/event-bus';
 import type { MonitorConfig } from './config/monitor-config';
 import { APP_LOGGER } from './logging/logging.tokens';
 import type { AppLogger } from './logging/logger';
 
-/** The configuration, the logger and the clock, available to every feature module. */
+/** The configuration, the logger, the clock and the event bus, available to every feature module. */
 @Global()
 @Module({})
 export class CoreModule {
@@ -16,8 +17,9 @@ export class CoreModule {
         { provide: MONITOR_CONFIG, useValue: config },
         { provide: APP_LOGGER, useValue: logger },
         { provide: Clock, useValue: clock },
+        EventBus,
       ],
-      exports: [MONITOR_CONFIG, APP_LOGGER, Clock],
+      exports: [MONITOR_CONFIG, APP_LOGGER, Clock, EventBus],
     };
   }
 }

@@ -35,6 +35,22 @@ const ROUTE_ACCESS: Record<string, Access> = {
   'PUT /api/users/:id': 'admin',
   'DELETE /api/users/:id': 'admin',
   'POST /api/users/:id/password': 'admin',
+  'GET /api/sensors': 'viewer',
+  'POST /api/sensors': 'admin',
+  'POST /api/sensors/validate': 'operator',
+  'GET /api/sensors/:id': 'viewer',
+  'PUT /api/sensors/:id': 'admin',
+  'PATCH /api/sensors/:id': 'operator',
+  'DELETE /api/sensors/:id': 'admin',
+  'POST /api/sensors/:id/probe': 'operator',
+  'POST /api/sensors/:id/ack': 'operator',
+  'PUT /api/sensor-order': 'admin',
+  'GET /api/summary': 'viewer',
+  'POST /api/incidents/:id/ack': 'operator',
+  'DELETE /api/incidents/:id/ack': 'operator',
+  'GET /api/maintenance': 'viewer',
+  'POST /api/maintenance': 'admin',
+  'DELETE /api/maintenance/:id': 'admin',
 };
 
 interface DiscoveredRoute {

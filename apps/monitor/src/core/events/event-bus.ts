@@ -1,0 +1,64 @@
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import type { Incident, ProbeResult, SensorStatus } from '@monitor/contracts';
+import { Observable, Subject } from 'rxjs';
+
+/** What an alert channel needs to tell people about a sensor. */
+export interface AlertEvent {
+  kind: 'down' | 'up' | 'reminder';
+  at: number;
+  sensor: {
+    id: number;
+    name: string;
+    type: string;
+    target: string;
+    group: string;
+    tags: string[];
+    status: SensorStatus;
+  };
+  channelIds: number[];
+  result: ProbeResult | null;
+  incident: Incident | null;
+  downSince: number;
+  downForMs: number;
+}
+
+/** Every event kind and its payload: the live stream's kinds plus the internal alert stream. */
+export interface MonitorEvents {
+  result: { sensor_id: number; result: ProbeResult };
+  status: {
+    sensor_id: number;
+    status: SensorStatus;
+    result: { ts: string; success: boolean; message: string };
+  };
+  incident: { sensor_id: number; incident: Incident };
+  sensor: { id: number; action: 'created' | 'updated' | 'deleted' };
+  channel: { id: number; action: 'created' | 'updated' | 'deleted' };
+  settings: Record<string, never>;
+  alert: AlertEvent;
+}
+
+/**
+ * One typed publish/subscribe hub over rxjs subjects. Publishing is synchronous and never waits
+ * for a subscriber; subscribers that do slow work must buffer or drop on their side.
+ */
+@Injectable()
+export class EventBus implements OnApplicationShutdown {
+  private readonly subjects = new Map<keyof MonitorEvents, Subject<unknown>>();
+
+  emit<K extends keyof MonitorEvents>(kind: K, payload: MonitorEvents[K]): void {
+    this.subjects.get(kind)?.next(payload);
+  }
+
+  on<K extends keyof MonitorEvents>(kind: K): Observable<MonitorEvents[K]> {
+    let subject = this.subjects.get(kind);
+    if (!subject) {
+      subject = new Subject<unknown>();
+      this.subjects.set(kind, subject);
+    }
+    return subject.asObservable() as Observable<MonitorEvents[K]>;
+  }
+
+  onApplicationShutdown(): void {
+    for (const subject of this.subjects.values()) subject.complete();
+  }
+}

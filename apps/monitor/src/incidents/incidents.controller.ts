@@ -1,0 +1,35 @@
+import { Body, Controller, Delete, HttpCode, Param, ParseIntPipe, Post, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { RequireAccess } from '../auth/access.decorator';
+import { actorName, currentPrincipal } from '../auth/principal';
+import { AcknowledgeDto } from '../sensors/dto/sensor.dto';
+import { IncidentDto } from './dto/incident.dto';
+import { IncidentsService } from './incidents.service';
+
+@ApiTags('incidents')
+@Controller('api/incidents')
+export class IncidentsController {
+  constructor(private readonly incidents: IncidentsService) {}
+
+  /** Acknowledges an open incident: its reminders stop; the recovery alert still goes out. */
+  @Post(':id/ack')
+  @RequireAccess('operator')
+  @HttpCode(200)
+  @ApiOkResponse({ type: IncidentDto })
+  acknowledge(
+    @Req() request: FastifyRequest,
+    @Param('id', ParseIntPipe) id: number,
+    @Body() body: AcknowledgeDto,
+  ): Promise<IncidentDto> {
+    return this.incidents.acknowledge(id, actorName(currentPrincipal(request)), body?.note);
+  }
+
+  /** Takes the acknowledgement back; reminders restart at once. */
+  @Delete(':id/ack')
+  @RequireAccess('operator')
+  @ApiOkResponse({ type: IncidentDto })
+  unacknowledge(@Param('id', ParseIntPipe) id: number): Promise<IncidentDto> {
+    return this.incidents.unacknowledge(id);
+  }
+}

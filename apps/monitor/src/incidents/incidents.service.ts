@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import type { Incident } from '@monitor/contracts';
+import { ConflictError, NotFoundError } from '@monitor/domain';
+import { DataSource } from 'typeorm';
+import { Clock } from '../core/clock/clock';
+import { EventBus } from '../core/events/event-bus';
+import { SensorRuntimeService } from '../scheduler/sensor-runtime.service';
+import { SensorEntity } from '../sensors/sensor.entity';
+import { IncidentEntity } from './incident.entity';
+import { toIncidentView } from './incident.view';
+import { IncidentsRepository } from './incidents.repository';
+
+/** Acknowledgement belongs to the incident: it silences reminders only, never probing or history. */
+@Injectable()
+export class IncidentsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly incidents: IncidentsRepository,
+    private readonly runtime: SensorRuntimeService,
+    private readonly events: EventBus,
+    private readonly clock: Clock,
+  ) {}
+
+  async acknowledge(incidentId: number, actor: string, note: string | undefined): Promise<Incident> {
+    const incident = await this.openIncident(incidentId);
+    const saved = await this.incidents.setAcknowledgement(incident, {
+      by: actor,
+      at: this.clock.now(),
+      note: note?.trim() ?? '',
+    });
+    await this.runtime.command(saved.sensorId, 'acknowledge');
+    return this.announce(saved);
+  }
+
+  async unacknowledge(incidentId: number): Promise<Incident> {
+    const incident = await this.openIncident(incidentId);
+    const saved = await this.incidents.setAcknowledgement(incident, null);
+    await this.runtime.command(saved.sensorId, 'unacknowledge');
+    return this.announce(saved);
+  }
+
+  /** The sensor shortcut: acknowledges whatever the sensor has open; 409 when nothing is down. */
+  async acknowledgeSensor(sensorId: number, actor: string, note: string | undefined): Promise<Incident> {
+    const sensor = await this.dataSource.getRepository(SensorEntity).findOneBy({ id: sensorId });
+    if (!sensor) throw new NotFoundError(`no sensor with id ${sensorId}`);
+    const open = await this.incidents.findOpen(sensorId);
+    if (!open) throw new ConflictError(`sensor "${sensor.name}" has no open incident to acknowledge`);
+    return this.acknowledge(open.id, actor, note);
+  }
+
+  private async openIncident(id: number): Promise<IncidentEntity> {
+    const incident = await this.incidents.findById(id);
+    if (!incident) throw new NotFoundError(`no incident with id ${id}`);
+    if (incident.resolvedAt !== null) throw new ConflictError(`incident ${id} is resolved`);
+    return incident;
+  }
+
+  private async announce(incident: IncidentEntity): Promise<Incident> {
+    const sensor = await this.dataSource.getRepository(SensorEntity).findOneBy({ id: incident.sensorId });
+    const view = toIncidentView(incident, sensor?.name ?? '');
+    this.events.emit('incident', { sensor_id: incident.sensorId, incident: view });
+    return view;
+  }
+}

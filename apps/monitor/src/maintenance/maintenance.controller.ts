@@ -1,0 +1,36 @@
+import { Body, Controller, Delete, Get, Param, ParseIntPipe, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { RequireAccess } from '../auth/access.decorator';
+import { OkDto } from '../auth/dto/auth.dto';
+import { CreateMaintenanceWindowDto, MaintenanceWindowDto } from './dto/maintenance.dto';
+import { MaintenanceService } from './maintenance.service';
+
+@ApiTags('maintenance')
+@Controller('api/maintenance')
+export class MaintenanceController {
+  constructor(private readonly maintenance: MaintenanceService) {}
+
+  /** Every maintenance window. */
+  @Get()
+  @RequireAccess('viewer')
+  @ApiOkResponse({ type: [MaintenanceWindowDto] })
+  list(): Promise<MaintenanceWindowDto[]> {
+    return this.maintenance.list();
+  }
+
+  /** Inside a window the listed sensors open no incidents and send no alerts; an open outage closes when it begins. */
+  @Post()
+  @RequireAccess('admin')
+  @ApiCreatedResponse({ type: MaintenanceWindowDto })
+  create(@Body() body: CreateMaintenanceWindowDto): Promise<MaintenanceWindowDto> {
+    return this.maintenance.create(body);
+  }
+
+  @Delete(':id')
+  @RequireAccess('admin')
+  @ApiOkResponse({ type: OkDto })
+  async remove(@Param('id', ParseIntPipe) id: number): Promise<OkDto> {
+    await this.maintenance.remove(id);
+    return { ok: true };
+  }
+}

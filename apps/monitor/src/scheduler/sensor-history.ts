@@ -1,0 +1,70 @@
+import type Database from 'better-sqlite3';
+import type { StoredHistory } from '@monitor/domain';
+import type { SparkPoint } from './runtime-entry';
+
+export const SPARKLINE_LENGTH = 30;
+
+/**
+ * Prepared reads of one sensor's stored results, used once per sensor at start: the streak since
+ * the last success, the newest result and the sparkline. Every query is a primary-key range scan.
+ */
+export class SensorHistoryReader {
+  private readonly lastSuccess: Database.Statement;
+  private readonly streakSince: Database.Statement;
+  private readonly newest: Database.Statement;
+
+  constructor(db: Database.Database) {
+    this.lastSuccess = db.prepare(
+      'SELECT max(ts) AS ts FROM probe_results WHERE sensor_id = ? AND success = 1',
+    );
+    this.streakSince = db.prepare(
+      'SELECT count(*) AS n, min(ts) AS first FROM probe_results WHERE sensor_id = ? AND ts > ?',
+    );
+    this.newest = db.prepare(
+      'SELECT ts, success, status_code, latency_ms, message FROM probe_results WHERE sensor_id = ? ORDER BY ts DESC LIMIT ?',
+    );
+  }
+
+  read(sensorId: number): {
+    history: Omit<StoredHistory, 'enabled' | 'openIncident' | 'lastAlertAt'>;
+    recent: RecentRow[];
+  } {
+    const recent = this.newest.all(sensorId, SPARKLINE_LENGTH) as RecentRow[];
+    const newest = recent[0];
+    if (!newest) return { history: { newest: null, trailingFailures: 0, streakStartedAt: null }, recent };
+    if (newest.success) {
+      return {
+        history: {
+          newest: { success: true, message: newest.message },
+          trailingFailures: 0,
+          streakStartedAt: null,
+        },
+        recent,
+      };
+    }
+    const { ts: lastOk } = this.lastSuccess.get(sensorId) as { ts: number | null };
+    const { n, first } = this.streakSince.get(sensorId, lastOk ?? -1) as { n: number; first: number | null };
+    return {
+      history: {
+        newest: { success: false, message: newest.message },
+        trailingFailures: n,
+        streakStartedAt: first,
+      },
+      recent,
+    };
+  }
+}
+
+export interface RecentRow {
+  ts: number;
+  success: number;
+  status_code: number | null;
+  latency_ms: number | null;
+  message: string;
+}
+
+export const toSparkPoint = (row: RecentRow): SparkPoint => ({
+  ts: row.ts,
+  success: row.success === 1,
+  latencyMs: row.latency_ms,
+});

@@ -1,0 +1,346 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Incident, ProbeResult } from '@monitor/contracts';
+import { Excuse, INITIAL_STATE, rebuildState, SensorEvent, transition, Transition } from '@monitor/domain';
+import type { ProbeOutcome } from '@monitor/probes';
+import { DataSource } from 'typeorm';
+import { Clock } from '../core/clock/clock';
+import { sqliteHandle } from '../core/database/sqlite-handle';
+import { EventBus } from '../core/events/event-bus';
+import { APP_LOGGER } from '../core/logging/logging.tokens';
+import type { AppLogger } from '../core/logging/logger';
+import { ResultWriter } from '../history/result-writer.service';
+import { IncidentsRepository } from '../incidents/incidents.repository';
+import { toIncidentView } from '../incidents/incident.view';
+import { MaintenanceService } from '../maintenance/maintenance.service';
+import type { RuntimeEntry, SensorDefinition } from './runtime-entry';
+import { SensorHistoryReader, SPARKLINE_LENGTH, toSparkPoint } from './sensor-history';
+import { SensorLocks } from './sensor-locks';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Every sensor's live state. Results go through the state machine under a per-sensor lock; the
+ * transition and its incident changes are written first, and alerts and events go out after the
+ * lock is released.
+ */
+@Injectable()
+export class SensorRuntimeService {
+  private readonly entries = new Map<number, RuntimeEntry>();
+  private readonly locks = new SensorLocks();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly writer: ResultWriter,
+    private readonly incidents: IncidentsRepository,
+    private readonly maintenance: MaintenanceService,
+    private readonly events: EventBus,
+    private readonly clock: Clock,
+    @Inject(APP_LOGGER) private readonly logger: AppLogger,
+  ) {}
+
+  get(id: number): RuntimeEntry | undefined {
+    return this.entries.get(id);
+  }
+
+  all(): IterableIterator<RuntimeEntry> {
+    return this.entries.values();
+  }
+
+  /** Rebuilds every sensor's state from stored results and incidents; announces nothing. */
+  async rebuild(definitions: SensorDefinition[]): Promise<{ reconstructed: number }> {
+    const reader = new SensorHistoryReader(sqliteHandle(this.dataSource));
+    const open = new Map((await this.incidents.allOpen()).map((i) => [i.sensorId, i]));
+    const lastAlerts = new Map(
+      (
+        (await this.dataSource.query('SELECT id, last_alert_at FROM sensors')) as {
+          id: number;
+          last_alert_at: number | null;
+        }[]
+      ).map((r) => [r.id, r.last_alert_at]),
+    );
+    const now = this.clock.now();
+    let reconstructed = 0;
+    this.entries.clear();
+    for (const definition of parentsFirst(definitions)) {
+      const { history, recent } = reader.read(definition.id);
+      const incident = open.get(definition.id);
+      const rebuilt = rebuildState(
+        {
+          ...history,
+          enabled: definition.enabled,
+          openIncident: incident
+            ? { id: incident.id, startedAt: incident.startedAt, acknowledged: incident.acknowledged }
+            : null,
+          lastAlertAt: lastAlerts.get(definition.id) ?? null,
+        },
+        { retries: definition.retries, reminderEvery: definition.reminderEvery },
+        now,
+        this.excuse(definition, now),
+      );
+      const state = rebuilt.state;
+      if (rebuilt.reconstructed && state.incident) {
+        const stored = await this.incidents.open(
+          definition.id,
+          rebuilt.reconstructed.startedAt,
+          rebuilt.reconstructed.cause,
+          true,
+        );
+        state.incident.id = stored.id;
+        reconstructed++;
+      }
+      const newest = recent[0];
+      this.entries.set(definition.id, {
+        definition,
+        state,
+        message: newest?.message ?? '',
+        lastCheckedAt: newest?.ts ?? null,
+        latencyMs: newest?.latency_ms ?? null,
+        statusChangedAt: null,
+        sparkline: recent.map(toSparkPoint).reverse(),
+        lastResult: newest
+          ? {
+              ts: iso(newest.ts),
+              success: newest.success === 1,
+              status_code: newest.status_code,
+              message: newest.message,
+              latency_ms: newest.latency_ms,
+            }
+          : null,
+      });
+    }
+    if (reconstructed > 0)
+      this.logger.info({ reconstructed }, 'reconstructed outages that happened while stopped');
+    return { reconstructed };
+  }
+
+  /** A sensor was created or changed: keep its state, take the new definition. */
+  define(definition: SensorDefinition): void {
+    const entry = this.entries.get(definition.id);
+    if (entry) entry.definition = definition;
+    else
+      this.entries.set(definition.id, {
+        definition,
+        state: { ...INITIAL_STATE, status: definition.enabled ? 'unknown' : 'paused' },
+        message: '',
+        lastCheckedAt: null,
+        latencyMs: null,
+        statusChangedAt: null,
+        sparkline: [],
+        lastResult: null,
+      });
+  }
+
+  remove(id: number): void {
+    this.entries.delete(id);
+    this.writer.forget(id);
+  }
+
+  /** A scheduled probe's outcome: stored, and run through the state machine. */
+  async record(id: number, outcome: ProbeOutcome, at: number): Promise<ProbeResult | null> {
+    const entry = this.entries.get(id);
+    if (!entry || !entry.definition.enabled) return null;
+    const event: SensorEvent = { type: 'result', at, success: outcome.success, message: outcome.message };
+    return this.apply(entry, event, outcome);
+  }
+
+  /** Run now: stores the result and publishes it, but never touches status, incidents or alerts. */
+  recordManual(id: number, outcome: ProbeOutcome, at: number): ProbeResult | null {
+    const entry = this.entries.get(id);
+    if (!entry) return null;
+    const ts = this.writer.enqueue({ sensorId: id, ts: at, ...outcomeColumns(outcome) });
+    this.writer.flush();
+    const result = resultView(ts, outcome);
+    this.pushSpark(entry, ts, outcome);
+    this.events.emit('result', { sensor_id: id, result });
+    return result;
+  }
+
+  private pushSpark(entry: RuntimeEntry, ts: number, outcome: ProbeOutcome): void {
+    entry.sparkline.push({ ts, success: outcome.success, latencyMs: outcome.latencyMs });
+    if (entry.sparkline.length > SPARKLINE_LENGTH) entry.sparkline.shift();
+  }
+
+  /** Pause, resume, acknowledge and un-acknowledge go through the same path as results. */
+  async command(id: number, type: 'pause' | 'resume' | 'acknowledge' | 'unacknowledge'): Promise<void> {
+    const entry = this.entries.get(id);
+    if (entry) await this.apply(entry, { type, at: this.clock.now() }, null);
+  }
+
+  /** Once a second: reminders, and maintenance windows that have begun. */
+  async tick(startedWindows: { name: string; covers: (id: number) => boolean }[]): Promise<void> {
+    const at = this.clock.now();
+    for (const entry of this.entries.values()) {
+      if (!entry.state.incident) continue;
+      const window = startedWindows.find((w) => w.covers(entry.definition.id));
+      if (window) await this.apply(entry, { type: 'maintenance-start', at, window: window.name }, null);
+      else if (entry.state.status === 'down') await this.apply(entry, { type: 'tick', at }, null);
+    }
+  }
+
+  private excuse(definition: SensorDefinition, at: number): Excuse {
+    const parent = definition.parentId === null ? undefined : this.entries.get(definition.parentId);
+    return {
+      parentDown: parent?.state.status === 'down',
+      inMaintenance: this.maintenance.inMaintenance(definition.id, at),
+    };
+  }
+
+  private async apply(
+    entry: RuntimeEntry,
+    event: SensorEvent,
+    outcome: ProbeOutcome | null,
+  ): Promise<ProbeResult | null> {
+    const id = entry.definition.id;
+    let result: ProbeResult | null = null;
+    let step!: Transition;
+    let incidentViews: Incident[] = [];
+    await this.locks.run(id, async () => {
+      step = transition(
+        entry.state,
+        { retries: entry.definition.retries, reminderEvery: entry.definition.reminderEvery },
+        event,
+        this.excuse(entry.definition, event.at),
+      );
+      incidentViews = await this.writeIncidents(entry, step);
+      entry.state = step.state;
+      if (step.effects.some((e) => e.kind === 'status-changed')) entry.statusChangedAt = event.at;
+      const columns = () => ({
+        status: entry.state.status,
+        message: entry.message,
+        lastCheckedAt: entry.lastCheckedAt ?? event.at,
+        latencyMs: entry.latencyMs,
+        streak: entry.state.streak,
+        statusChangedAt: entry.statusChangedAt,
+        lastAlertAt: entry.state.lastAlertAt,
+      });
+      if (outcome) {
+        entry.message = outcome.message;
+        entry.lastCheckedAt = event.at;
+        entry.latencyMs = outcome.latencyMs;
+        const ts = this.writer.enqueue({ sensorId: id, ts: event.at, ...outcomeColumns(outcome) }, columns());
+        result = resultView(ts, outcome);
+        entry.lastResult = result;
+        this.pushSpark(entry, ts, outcome);
+      } else if (step.effects.length > 0) {
+        this.writer.enqueueSensor(id, columns());
+      }
+    });
+    this.announce(entry, step, result, incidentViews);
+    return result;
+  }
+
+  /** Incident rows change in their own transaction, before anything is announced. */
+  private async writeIncidents(entry: RuntimeEntry, step: Transition): Promise<Incident[]> {
+    const views: Incident[] = [];
+    for (const effect of step.effects) {
+      if (effect.kind === 'open-incident') {
+        const stored = await this.dataSource.transaction(async (manager) => {
+          const incident = await this.incidents.open(
+            entry.definition.id,
+            effect.startedAt,
+            effect.cause,
+            false,
+            manager,
+          );
+          await manager.query('UPDATE sensors SET status = ?, last_alert_at = ? WHERE id = ?', [
+            step.state.status,
+            step.state.lastAlertAt,
+            entry.definition.id,
+          ]);
+          return incident;
+        });
+        if (step.state.incident) step.state.incident.id = stored.id;
+        views.push(toIncidentView(stored, entry.definition.name));
+      } else if (effect.kind === 'close-incident' && entry.state.incident?.id) {
+        const closed = await this.incidents.close(entry.state.incident.id, effect.resolvedAt, effect.note);
+        if (closed) views.push(toIncidentView(closed, entry.definition.name));
+      } else if (effect.kind === 'alert' && effect.alert === 'reminder') {
+        await this.dataSource.query('UPDATE sensors SET last_alert_at = ? WHERE id = ?', [
+          effect.at,
+          entry.definition.id,
+        ]);
+      }
+    }
+    return views;
+  }
+
+  private announce(
+    entry: RuntimeEntry,
+    step: Transition,
+    result: ProbeResult | null,
+    incidents: Incident[],
+  ): void {
+    const id = entry.definition.id;
+    if (result) this.events.emit('result', { sensor_id: id, result });
+    for (const effect of step.effects) {
+      if (effect.kind === 'status-changed') {
+        const last = entry.lastResult;
+        this.events.emit('status', {
+          sensor_id: id,
+          status: effect.to,
+          result: {
+            ts: last?.ts ?? iso(this.clock.now()),
+            success: last?.success ?? false,
+            message: last?.message ?? '',
+          },
+        });
+      }
+    }
+    for (const incident of incidents) this.events.emit('incident', { sensor_id: id, incident });
+    for (const effect of step.effects) {
+      if (effect.kind !== 'alert') continue;
+      const d = entry.definition;
+      this.events.emit('alert', {
+        kind: effect.alert,
+        at: effect.at,
+        sensor: {
+          id,
+          name: d.name,
+          type: d.type,
+          target: d.target,
+          group: d.group,
+          tags: d.tags,
+          status: entry.state.status,
+        },
+        channelIds: d.channelIds,
+        result: entry.lastResult,
+        incident: incidents[0] ?? null,
+        downSince: effect.downSince,
+        downForMs: effect.downForMs,
+      });
+      this.logger.info({ sensor_id: id, alert: effect.alert, down_for_ms: effect.downForMs }, 'alert');
+    }
+  }
+}
+
+function outcomeColumns(outcome: ProbeOutcome) {
+  return {
+    success: outcome.success,
+    statusCode: outcome.statusCode ?? null,
+    latencyMs: outcome.latencyMs === null ? null : Math.round(outcome.latencyMs * 10) / 10,
+    message: outcome.message,
+  };
+}
+
+function resultView(ts: number, outcome: ProbeOutcome): ProbeResult {
+  const columns = outcomeColumns(outcome);
+  return {
+    ts: iso(ts),
+    success: columns.success,
+    status_code: columns.statusCode,
+    message: columns.message,
+    latency_ms: columns.latencyMs,
+  };
+}
+
+/** Parents before their children, so a child's rebuild can see whether its parent is down. */
+function parentsFirst(definitions: SensorDefinition[]): SensorDefinition[] {
+  const byId = new Map(definitions.map((d) => [d.id, d]));
+  const depth = (d: SensorDefinition, seen = new Set<number>()): number => {
+    if (d.parentId === null || seen.has(d.id)) return 0;
+    seen.add(d.id);
+    const parent = byId.get(d.parentId);
+    return parent ? 1 + depth(parent, seen) : 0;
+  };
+  return [...definitions].sort((a, b) => depth(a) - depth(b));
+}

@@ -1,0 +1,89 @@
+import { STORED_SECRET } from '@monitor/contracts';
+import { InvalidInputError } from '@monitor/domain';
+import type { ProbeCatalogue } from '@monitor/probes';
+import type { SensorInputDto } from './dto/sensor.dto';
+
+/** The writable fields of a sensor after defaults and partial-update rules are applied. */
+export interface SensorDraft {
+  name: string;
+  type: string;
+  target: string;
+  interval: number;
+  retries: number;
+  reminder_every: number;
+  group: string;
+  tags: string[];
+  site: string;
+  enabled: boolean;
+  options: Record<string, unknown>;
+  channels: number[];
+  parent_id: number | null;
+}
+
+export const SENSOR_DRAFT_DEFAULTS: Omit<SensorDraft, 'name' | 'type' | 'target'> = {
+  interval: 60,
+  retries: 3,
+  reminder_every: 0,
+  group: '',
+  tags: [],
+  site: '',
+  enabled: true,
+  options: {},
+  channels: [],
+  parent_id: null,
+};
+
+/**
+ * PUT semantics: every field optional; an absent field keeps the stored value; "" and [] clear.
+ * Secret options sent back as the marker keep their stored value.
+ */
+export function mergeDraft(
+  stored: SensorDraft | null,
+  input: SensorInputDto,
+  catalogue: ProbeCatalogue,
+): SensorDraft {
+  const base: SensorDraft = stored ?? { name: '', type: '', target: '', ...SENSOR_DRAFT_DEFAULTS };
+  const draft: SensorDraft = {
+    name: (input.name ?? base.name).trim(),
+    type: input.type ?? base.type,
+    target: (input.target ?? base.target).trim(),
+    interval: input.interval ?? base.interval,
+    retries: input.retries ?? base.retries,
+    reminder_every: input.reminder_every ?? base.reminder_every,
+    group: (input.group ?? base.group).trim(),
+    tags: input.tags ? [...new Set(input.tags.map((t) => t.trim()).filter(Boolean))] : base.tags,
+    site: (input.site ?? base.site).trim(),
+    enabled: input.enabled ?? base.enabled,
+    options: input.options ? { ...input.options } : base.options,
+    channels: input.channels ? [...new Set(input.channels)] : base.channels,
+    parent_id: input.parent_id === undefined ? base.parent_id : input.parent_id,
+  };
+  if (!draft.name) throw new InvalidInputError('name is required');
+  if (!draft.type) throw new InvalidInputError('type is required');
+  if (!draft.target) throw new InvalidInputError('target is required');
+  const probe = catalogue.get(draft.type);
+  if (!probe) throw new InvalidInputError(`type ${draft.type} has no probe in this build`);
+  for (const secret of probe.secretOptions) {
+    if (draft.options[secret] !== STORED_SECRET) continue;
+    const kept = stored && stored.type === draft.type ? stored.options[secret] : undefined;
+    if (kept === undefined)
+      throw new InvalidInputError(`options.${secret}: there is no stored value to keep`);
+    draft.options[secret] = kept;
+  }
+  const problem = probe.validate(draft.target, draft.options);
+  if (problem) throw new InvalidInputError(problem);
+  return draft;
+}
+
+/** Secret options replaced by the marker, for every response. */
+export function maskOptions(
+  type: string,
+  options: Record<string, unknown>,
+  catalogue: ProbeCatalogue,
+): Record<string, unknown> {
+  const secrets = catalogue.get(type)?.secretOptions ?? [];
+  const masked = { ...options };
+  for (const secret of secrets)
+    if (masked[secret] !== undefined && masked[secret] !== '') masked[secret] = STORED_SECRET;
+  return masked;
+}

@@ -1,0 +1,293 @@
+import { Injectable } from '@nestjs/common';
+import type { ProbeResult, Sensor, Site } from '@monitor/contracts';
+import { ConflictError, InvalidInputError, NotFoundError } from '@monitor/domain';
+import { ProbeCatalogue } from '@monitor/probes';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { ChannelEntity } from '../channels/channel.entity';
+import { Clock } from '../core/clock/clock';
+import { EventBus } from '../core/events/event-bus';
+import { runProbe, SchedulerService } from '../scheduler/scheduler.service';
+import type { SensorDefinition } from '../scheduler/runtime-entry';
+import { SensorRuntimeService } from '../scheduler/sensor-runtime.service';
+import { SiteEntity } from '../sites/site.entity';
+import type { SensorInputDto } from './dto/sensor.dto';
+import { mergeDraft, SensorDraft } from './sensor-input';
+import { SensorChannelEntity } from './sensor-channel.entity';
+import { SensorEntity } from './sensor.entity';
+import { toSensorView } from './sensor.view';
+import { SensorsRepository } from './sensors.repository';
+
+/** Sensor definitions: validation, storage, and keeping the scheduler in step with them. */
+@Injectable()
+export class SensorsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly repository: SensorsRepository,
+    private readonly runtime: SensorRuntimeService,
+    private readonly scheduler: SchedulerService,
+    private readonly catalogue: ProbeCatalogue,
+    private readonly events: EventBus,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(): Promise<Sensor[]> {
+    const { sensors, channels } = await this.repository.all();
+    const sites = await this.siteNames();
+    return sensors.map((s) =>
+      toSensorView(
+        s,
+        channels.get(s.id) ?? [],
+        s.siteId === null ? '' : (sites.get(s.siteId) ?? ''),
+        this.runtime.get(s.id),
+        this.catalogue,
+      ),
+    );
+  }
+
+  async get(id: number): Promise<Sensor> {
+    const found = await this.repository.one(id);
+    if (!found) throw new NotFoundError(`no sensor with id ${id}`);
+    const site =
+      found.sensor.siteId === null
+        ? null
+        : await this.dataSource.getRepository(SiteEntity).findOneBy({ id: found.sensor.siteId });
+    return toSensorView(
+      found.sensor,
+      found.channelIds,
+      site?.name ?? '',
+      this.runtime.get(id),
+      this.catalogue,
+    );
+  }
+
+  async create(input: SensorInputDto): Promise<Sensor> {
+    const draft = mergeDraft(null, input, this.catalogue);
+    const id = await this.dataSource.transaction(async (manager) => {
+      const columns = await this.columns(draft, manager, null);
+      const [{ next }] = (await manager.query(
+        'SELECT coalesce(max(sort_order), 0) + 1 AS next FROM sensors',
+      )) as { next: number }[];
+      const now = this.clock.now();
+      const saved = await manager.getRepository(SensorEntity).save({
+        ...columns,
+        sortOrder: next,
+        sample: false,
+        managedBy: null,
+        status: draft.enabled ? 'unknown' : 'paused',
+        message: '',
+        streak: 0,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await this.linkChannels(manager, saved.id, draft.channels);
+      return saved.id;
+    });
+    await this.scheduler.reconcile(id);
+    this.events.emit('sensor', { id, action: 'created' });
+    return this.get(id);
+  }
+
+  async update(id: number, input: SensorInputDto): Promise<Sensor> {
+    const found = await this.mustFind(id);
+    if (found.sensor.managedBy)
+      throw new ConflictError(`sensor "${found.sensor.name}" is managed by the configuration file`);
+    const stored = await this.draftOf(found.sensor, found.channelIds);
+    const draft = mergeDraft(stored, input, this.catalogue);
+    const wasEnabled = found.sensor.enabled;
+    await this.dataSource.transaction(async (manager) => {
+      const columns = await this.columns(draft, manager, id);
+      await manager.save(Object.assign(found.sensor, columns, { updatedAt: this.clock.now() }));
+      await manager.getRepository(SensorChannelEntity).delete({ sensorId: id });
+      await this.linkChannels(manager, id, draft.channels);
+    });
+    await this.scheduler.reconcile(id);
+    if (wasEnabled !== draft.enabled) await this.runtime.command(id, draft.enabled ? 'resume' : 'pause');
+    this.events.emit('sensor', { id, action: 'updated' });
+    return this.get(id);
+  }
+
+  /** PATCH: only `enabled` (pause and resume). */
+  async setEnabled(id: number, enabled: boolean): Promise<Sensor> {
+    const found = await this.mustFind(id);
+    if (found.sensor.enabled !== enabled) {
+      await this.dataSource
+        .getRepository(SensorEntity)
+        .update({ id }, { enabled, updatedAt: this.clock.now() });
+      await this.scheduler.reconcile(id);
+      await this.runtime.command(id, enabled ? 'resume' : 'pause');
+      this.events.emit('sensor', { id, action: 'updated' });
+    }
+    return this.get(id);
+  }
+
+  /** Deletes the sensor with its results, rollups and incidents (one statement, cascading). */
+  async remove(id: number): Promise<void> {
+    const found = await this.mustFind(id);
+    if (found.sensor.managedBy)
+      throw new ConflictError(`sensor "${found.sensor.name}" is managed by the configuration file`);
+    await this.dataSource.transaction((manager) => manager.delete(SensorEntity, { id }));
+    await this.scheduler.reconcile(id);
+    this.events.emit('sensor', { id, action: 'deleted' });
+  }
+
+  /** Checks a draft the way create does; with `probe`, runs it once (stores nothing). */
+  async validate(input: SensorInputDto, probe: boolean): Promise<{ ok: true; result?: ProbeResult }> {
+    const draft = mergeDraft(null, input, this.catalogue);
+    await this.dataSource.transaction(async (manager) => {
+      await this.columns(draft, manager, null);
+    });
+    if (!probe) return { ok: true };
+    const started = this.clock.now();
+    const outcome = await runProbe(this.catalogue, this.definitionOf(draft), new AbortController());
+    return {
+      ok: true,
+      result: {
+        ts: new Date(started).toISOString(),
+        success: outcome.success,
+        status_code: outcome.statusCode ?? null,
+        message: outcome.message,
+        latency_ms: outcome.latencyMs,
+      },
+    };
+  }
+
+  /** Run now: probes once and stores the result, outside the state machine. */
+  async probeNow(id: number): Promise<ProbeResult> {
+    await this.mustFind(id);
+    const entry = this.runtime.get(id);
+    if (!entry) throw new NotFoundError(`no sensor with id ${id}`);
+    const at = this.clock.now();
+    const outcome = await runProbe(this.catalogue, entry.definition, new AbortController());
+    const result = this.runtime.recordManual(id, outcome, at);
+    if (!result) throw new NotFoundError(`no sensor with id ${id}`);
+    return result;
+  }
+
+  async setOrder(ids: number[]): Promise<void> {
+    const unique = [...new Set(ids)];
+    await this.dataSource.transaction(async (manager) => {
+      const found = await manager.getRepository(SensorEntity).countBy({ id: In(unique) });
+      if (found !== unique.length) throw new InvalidInputError('ids names a sensor that does not exist');
+      for (const [index, id] of unique.entries())
+        await manager.update(SensorEntity, { id }, { sortOrder: index + 1 });
+    });
+    for (const id of unique) this.events.emit('sensor', { id, action: 'updated' });
+  }
+
+  async sites(): Promise<Site[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT s.name, s.kind, s.lat, s.lon, (SELECT count(*) FROM sensors WHERE site_id = s.id) AS sensor_count
+       FROM sites s ORDER BY s.name`,
+    )) as Site[];
+    return rows;
+  }
+
+  private async mustFind(id: number) {
+    const found = await this.repository.one(id);
+    if (!found) throw new NotFoundError(`no sensor with id ${id}`);
+    return found;
+  }
+
+  private async siteNames(): Promise<Map<number, string>> {
+    const sites = await this.dataSource.getRepository(SiteEntity).find({ select: { id: true, name: true } });
+    return new Map(sites.map((s) => [s.id, s.name]));
+  }
+
+  private async draftOf(sensor: SensorEntity, channelIds: number[]): Promise<SensorDraft> {
+    const site =
+      sensor.siteId === null
+        ? null
+        : await this.dataSource.getRepository(SiteEntity).findOneBy({ id: sensor.siteId });
+    return {
+      name: sensor.name,
+      type: sensor.type,
+      target: sensor.target,
+      interval: sensor.interval,
+      retries: sensor.retries,
+      reminder_every: sensor.reminderEvery,
+      group: sensor.group,
+      tags: sensor.tags,
+      site: site?.name ?? '',
+      enabled: sensor.enabled,
+      options: sensor.options,
+      channels: channelIds,
+      parent_id: sensor.parentId,
+    };
+  }
+
+  /** Resolves names and references (site, channels, parent) to stored columns, or refuses with 400. */
+  private async columns(draft: SensorDraft, manager: EntityManager, id: number | null) {
+    let siteId: number | null = null;
+    if (draft.site) {
+      const site = await manager.getRepository(SiteEntity).findOneBy({ name: draft.site });
+      if (!site) throw new InvalidInputError(`site "${draft.site}" does not exist`);
+      siteId = site.id;
+    }
+    if (draft.channels.length > 0) {
+      const found = await manager.getRepository(ChannelEntity).countBy({ id: In(draft.channels) });
+      if (found !== draft.channels.length)
+        throw new InvalidInputError('channels names a channel that does not exist');
+    }
+    if (draft.parent_id !== null) await this.checkParent(manager, id, draft.parent_id);
+    return {
+      name: draft.name,
+      type: draft.type,
+      target: draft.target,
+      interval: draft.interval,
+      retries: draft.retries,
+      reminderEvery: draft.reminder_every,
+      group: draft.group,
+      tags: draft.tags,
+      siteId,
+      parentId: draft.parent_id,
+      enabled: draft.enabled,
+      options: draft.options,
+    };
+  }
+
+  private async checkParent(manager: EntityManager, id: number | null, parentId: number): Promise<void> {
+    if (parentId === id) throw new InvalidInputError('parent_id: a sensor cannot be its own parent');
+    const parents = new Map(
+      (
+        (await manager.query('SELECT id, parent_id FROM sensors')) as {
+          id: number;
+          parent_id: number | null;
+        }[]
+      ).map((r) => [r.id, r.parent_id]),
+    );
+    if (!parents.has(parentId)) throw new InvalidInputError(`parent_id: no sensor with id ${parentId}`);
+    for (
+      let cursor: number | null | undefined = parentId, hops = 0;
+      cursor != null && hops <= parents.size;
+      hops++
+    ) {
+      if (cursor === id) throw new InvalidInputError('parent_id: a sensor cannot be its own ancestor');
+      cursor = parents.get(cursor);
+    }
+  }
+
+  private async linkChannels(manager: EntityManager, sensorId: number, channelIds: number[]): Promise<void> {
+    if (channelIds.length === 0) return;
+    await manager
+      .getRepository(SensorChannelEntity)
+      .insert(channelIds.map((channelId) => ({ sensorId, channelId })));
+  }
+
+  private definitionOf(draft: SensorDraft): SensorDefinition {
+    return {
+      id: 0,
+      name: draft.name,
+      type: draft.type as SensorDefinition['type'],
+      target: draft.target,
+      interval: draft.interval,
+      retries: draft.retries,
+      reminderEvery: draft.reminder_every,
+      group: draft.group,
+      tags: draft.tags,
+      enabled: true,
+      options: draft.options,
+      parentId: null,
+      channelIds: [],
+    };
+  }
+}

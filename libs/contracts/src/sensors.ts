@@ -1,0 +1,108 @@
+export type SensorType = 'http' | 'tcp' | 'ping' | 'dns' | 'docker' | 'snmp';
+export const SENSOR_TYPES: readonly SensorType[] = ['http', 'tcp', 'ping', 'dns', 'docker', 'snmp'];
+
+export type SensorStatus = 'up' | 'down' | 'warn' | 'unknown' | 'paused';
+
+/** The marker that stands for a stored secret in responses; sent back, it keeps the stored value. */
+export const STORED_SECRET = '__stored__';
+
+export interface SparkPoint {
+  ts: string;
+  success: boolean;
+  latency_ms: number | null;
+}
+
+export interface Sensor {
+  id: number;
+  name: string;
+  type: SensorType;
+  target: string;
+  interval: number;
+  retries: number;
+  reminder_every: number;
+  group: string;
+  tags: string[];
+  site: string;
+  enabled: boolean;
+  options: Record<string, unknown>;
+  /** Ids of the alert channels this sensor notifies. */
+  channels: number[];
+  parent_id: number | null;
+  status: SensorStatus;
+  message: string;
+  /** Up to 30 most recent results, oldest first. */
+  sparkline: SparkPoint[];
+  last_checked_at: string | null;
+  latency_ms: number | null;
+  /** Consecutive failures. */
+  streak: number;
+  /** The open incident, if any. */
+  incident_id: number | null;
+  sort_order: number;
+  sample: boolean;
+  /** `config` when declared in the configuration file (read-only through the API), else null. */
+  managed_by: string | null;
+}
+
+export interface SensorInput {
+  name?: string;
+  type?: SensorType;
+  target?: string;
+  interval?: number;
+  retries?: number;
+  reminder_every?: number;
+  group?: string;
+  tags?: string[];
+  site?: string;
+  enabled?: boolean;
+  options?: Record<string, unknown>;
+  channels?: number[];
+  parent_id?: number | null;
+}
+
+export interface ProbeResult {
+  ts: string;
+  success: boolean;
+  status_code: number | null;
+  message: string;
+  latency_ms: number | null;
+}
+
+export interface Incident {
+  id: number;
+  sensor_id: number;
+  sensor_name: string;
+  started_at: string;
+  /** Absent while open. */
+  resolved_at?: string;
+  cause: string;
+  acknowledged: boolean;
+  acknowledged_by: string | null;
+  acknowledged_at: string | null;
+  note: string;
+  reconstructed: boolean;
+}
+
+export interface Site {
+  name: string;
+  kind: 'local' | 'external';
+  lat: number | null;
+  lon: number | null;
+  sensor_count: number;
+}
+
+export interface Summary {
+  sensors: Sensor[];
+  sites: Site[];
+  generated_at: string;
+}
+
+export interface MaintenanceWindow {
+  id: number;
+  name: string;
+  starts_at: string;
+  ends_at: string;
+  /** Sensor ids; empty means every sensor. */
+  sensors: number[];
+  managed_by: string | null;
+}

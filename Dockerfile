@@ -9,6 +9,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY package.json package-lock.json ./
+# The postinstall step builds the project's ICMP addon (native/icmp) with node-gyp.
+COPY native ./native
 RUN npm install --no-audit --no-fund
 COPY . .
 # Build identity for builds without .git in the context (docker build --build-arg ...).
@@ -25,6 +27,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY native ./native
 RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # --- runtime --------------------------------------------------------------------------------------
@@ -37,6 +40,7 @@ ENV NODE_ENV=production \
     UMASK=022
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
+COPY --from=deps /app/native/icmp/build/Release/icmp.node ./native/icmp/build/Release/icmp.node
 COPY --from=build /src/dist ./dist
 COPY package.json ./
 COPY config/monitor.example.yaml ./config/monitor.example.yaml

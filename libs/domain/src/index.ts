@@ -2,3 +2,4 @@ export * from './duration';
 export * from './errors';
 export * from './login-throttle';
 export * from './sensor-state.machine';
+export * from './schedule-queue';

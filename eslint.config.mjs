@@ -3,7 +3,9 @@ import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.angular/**', 'coverage/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  {
+    ignores: ['dist/**', 'node_modules/**', '.angular/**', 'coverage/**', '**/*.js', '**/*.mjs', '**/*.cjs'],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -4,8 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export async function startBenchServer({ env = {}, nodeArgs = [] } = {}) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'monitor-bench-'));
+export async function startBenchServer({
+  env = {},
+  nodeArgs = [],
+  dataDir = mkdtempSync(join(tmpdir(), 'monitor-bench-')),
+} = {}) {
   const child = spawn(
     process.execPath,
     [...nodeArgs, 'dist/apps/monitor/main.js', 'serve', '--listen', '127.0.0.1:0', '--data-dir', dataDir],
@@ -22,14 +25,20 @@ export async function startBenchServer({ env = {}, nodeArgs = [] } = {}) {
       if (line) resolve(JSON.parse(line).url);
     });
   });
+  let stopped = false;
   return {
     url,
     child,
+    dataDir,
     stderrLines,
-    async stop() {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.on('close', resolve));
-      rmSync(dataDir, { recursive: true, force: true });
+    /** SIGTERM and wait; the data directory is removed unless keepData. */
+    async stop({ keepData = false } = {}) {
+      if (!stopped) {
+        stopped = true;
+        child.kill('SIGTERM');
+        await new Promise((resolve) => child.on('close', resolve));
+      }
+      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

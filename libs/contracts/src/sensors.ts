@@ -102,7 +102,9 @@ export interface MaintenanceWindow {
   name: string;
   starts_at: string;
   ends_at: string;
-  /** Sensor ids; empty means every sensor. */
+  /** Sensor ids; empty in a request means every sensor. */
   sensors: number[];
+  /** Whether the window covers every sensor (it was created with an empty list). */
+  all_sensors: boolean;
   managed_by: string | null;
 }

@@ -184,8 +184,10 @@ describe('edges', () => {
       expect(transition(acked, rules, ok(T)).effects.map((e) => e.kind)).toContain('alert');
     });
 
-    it('are not sent inside a maintenance window', () => {
-      const excuse: Excuse = { parentDown: false, inMaintenance: true };
+    it.each<[string, Excuse]>([
+      ['inside a maintenance window', { parentDown: false, inMaintenance: true }],
+      ['while the parent is down', { parentDown: true, inMaintenance: false }],
+    ])('are not sent %s', (_name, excuse) => {
       expect(transition(downState(T - 60 * MIN), rules, { type: 'tick', at: T }, excuse).effects).toEqual([]);
     });
   });

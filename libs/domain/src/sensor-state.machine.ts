@@ -153,7 +153,7 @@ function onTick(state: SensorState, rules: SensorRules, at: number, excuse: Excu
   const incident = state.incident;
   if (state.status !== 'down' || !incident || incident.acknowledged || rules.reminderEvery <= 0)
     return unchanged(state);
-  if (excuse.inMaintenance) return unchanged(state);
+  if (excused(excuse)) return unchanged(state);
   const last = state.lastAlertAt ?? incident.startedAt;
   if (at - last < rules.reminderEvery * 1000) return unchanged(state);
   return {

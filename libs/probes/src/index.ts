@@ -1,3 +1,4 @@
 export * from './catalogue';
 export * from './options';
 export * from './probe';
+export * from './ping/capability';

@@ -5,9 +5,17 @@
  */
 export type Options = Readonly<Record<string, unknown>>;
 
-export function intOption(options: Options, name: string, fallback: number, min = -Infinity, max = Infinity): number {
+export function intOption(
+  options: Options,
+  name: string,
+  fallback: number,
+  min = -Infinity,
+  max = Infinity,
+): number {
   const value = options[name];
-  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? value : fallback;
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max
+    ? value
+    : fallback;
 }
 
 export function numberOption(options: Options, name: string, fallback: number | null): number | null {
@@ -28,7 +36,9 @@ export function boolOption(options: Options, name: string, fallback: boolean): b
 export function stringMapOption(options: Options, name: string): Record<string, string> {
   const value = options[name];
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }
 
 /** Default per-probe time-out in seconds (decisions.md); never more than the interval. */

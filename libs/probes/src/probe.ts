@@ -32,4 +32,6 @@ export interface Probe {
   validate(target: string, options: Readonly<Record<string, unknown>>): string | null;
   /** Runs once. Never throws: every failure is an outcome with success false. */
   run(request: ProbeRequest): Promise<ProbeOutcome>;
+  /** Releases pooled connections (at shutdown). */
+  close?(): Promise<void>;
 }

@@ -75,6 +75,7 @@ export class MaintenanceService implements OnModuleInit {
       starts_at: new Date(w.startsAt).toISOString(),
       ends_at: new Date(w.endsAt).toISOString(),
       sensors: w.allSensors ? [] : [...w.sensorIds].sort((a, b) => a - b),
+      all_sensors: w.allSensors,
       managed_by: managedBy.get(w.id) ?? null,
     }));
   }

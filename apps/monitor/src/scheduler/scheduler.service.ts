@@ -149,11 +149,12 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     );
   }
 
-  beforeApplicationShutdown(): void {
+  async beforeApplicationShutdown(): Promise<void> {
     this.started = false;
     if (this.timer) clearTimeout(this.timer);
     if (this.ticker) clearInterval(this.ticker);
-    for (const controller of this.running.values()) controller.abort();
+    for (const controller of this.running.values()) controller.abort(STOPPED);
+    await this.catalogue.close();
   }
 }
 

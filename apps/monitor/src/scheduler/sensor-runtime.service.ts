@@ -194,6 +194,7 @@ export class SensorRuntimeService {
     let result: ProbeResult | null = null;
     let step!: Transition;
     let incidentViews: Incident[] = [];
+    let alertIncident: Incident | null = null;
     await this.locks.run(id, async () => {
       step = transition(
         entry.state,
@@ -202,6 +203,7 @@ export class SensorRuntimeService {
         this.excuse(entry.definition, event.at),
       );
       incidentViews = await this.writeIncidents(entry, step);
+      alertIncident = await this.alertIncident(entry, step, incidentViews);
       entry.state = step.state;
       if (step.effects.some((e) => e.kind === 'status-changed')) entry.statusChangedAt = event.at;
       const columns = () => ({
@@ -225,7 +227,7 @@ export class SensorRuntimeService {
         this.writer.enqueueSensor(id, columns());
       }
     });
-    this.announce(entry, step, result, incidentViews);
+    this.announce(entry, step, result, incidentViews, alertIncident);
     return result;
   }
 
@@ -264,11 +266,25 @@ export class SensorRuntimeService {
     return views;
   }
 
+  /** The incident an alert is about: the one just opened or closed, else (reminders) the open one. */
+  private async alertIncident(
+    entry: RuntimeEntry,
+    step: Transition,
+    changed: Incident[],
+  ): Promise<Incident | null> {
+    if (!step.effects.some((e) => e.kind === 'alert')) return null;
+    if (changed[0]) return changed[0];
+    const id = step.state.incident?.id;
+    const open = id ? await this.incidents.findById(id) : null;
+    return open ? toIncidentView(open, entry.definition.name) : null;
+  }
+
   private announce(
     entry: RuntimeEntry,
     step: Transition,
     result: ProbeResult | null,
     incidents: Incident[],
+    alertIncident: Incident | null,
   ): void {
     const id = entry.definition.id;
     if (result) this.events.emit('result', { sensor_id: id, result });
@@ -304,7 +320,7 @@ export class SensorRuntimeService {
         },
         channelIds: d.channelIds,
         result: entry.lastResult,
-        incident: incidents[0] ?? null,
+        incident: alertIncident,
         downSince: effect.downSince,
         downForMs: effect.downForMs,
       });

@@ -70,6 +70,10 @@ export function mergeDraft(
       throw new InvalidInputError(`options.${secret}: there is no stored value to keep`);
     draft.options[secret] = kept;
   }
+  const timeout = draft.options.timeout;
+  if (typeof timeout === 'number' && timeout > draft.interval) {
+    throw new InvalidInputError(`options.timeout must not exceed interval (${draft.interval} s)`);
+  }
   const problem = probe.validate(draft.target, draft.options);
   if (problem) throw new InvalidInputError(problem);
   return draft;

@@ -6,6 +6,7 @@ import { DataSource, EntityManager, In } from 'typeorm';
 import { ChannelEntity } from '../channels/channel.entity';
 import { Clock } from '../core/clock/clock';
 import { EventBus } from '../core/events/event-bus';
+import { MaintenanceService } from '../maintenance/maintenance.service';
 import { runProbe, SchedulerService } from '../scheduler/scheduler.service';
 import type { SensorDefinition } from '../scheduler/runtime-entry';
 import { SensorRuntimeService } from '../scheduler/sensor-runtime.service';
@@ -27,6 +28,7 @@ export class SensorsService {
     private readonly scheduler: SchedulerService,
     private readonly catalogue: ProbeCatalogue,
     private readonly events: EventBus,
+    private readonly maintenance: MaintenanceService,
     private readonly clock: Clock,
   ) {}
 
@@ -127,6 +129,7 @@ export class SensorsService {
       throw new ConflictError(`sensor "${found.sensor.name}" is managed by the configuration file`);
     await this.dataSource.transaction((manager) => manager.delete(SensorEntity, { id }));
     await this.scheduler.reconcile(id);
+    await this.maintenance.reload();
     this.events.emit('sensor', { id, action: 'deleted' });
   }
 

@@ -31,6 +31,10 @@ function fakeSystem(overrides: Partial<IdentitySystem> = {}, startUid = 0) {
     mkdir: (dir) => void calls.push(`mkdir ${dir}`),
     lchownTree: (dir, u, g) => void calls.push(`lchown ${dir} ${u}:${g}`),
     effectiveCapabilities: () => caps,
+    keepingRawSocket: (drop) => {
+      drop();
+      return { kept: false, reason: 'the fake has no addon' };
+    },
     ...overrides,
   };
   return { system, calls };
@@ -123,10 +127,19 @@ describe('dropIdentity', () => {
     );
   });
 
-  it('logs nothing about the capability when it survives the drop', () => {
+  it('says so when the capability survives the drop', () => {
     const { config, logger, lines } = setup({ PUID: '1000', PGID: '1000' });
-    const { system } = fakeSystem({ effectiveCapabilities: () => CAP_NET_RAW_MASK });
+    const { system } = fakeSystem({
+      effectiveCapabilities: () => CAP_NET_RAW_MASK,
+      keepingRawSocket: (drop) => {
+        drop();
+        return { kept: true };
+      },
+    });
     dropIdentity(config, logger, system);
-    expect(lines.map((l) => l.msg)).toEqual(['dropped root privileges']);
+    expect(lines.map((l) => l.msg)).toEqual([
+      'dropped root privileges',
+      'kept the raw-socket capability for ping',
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { type CapabilityOutcome, keepRawSocketCapability } from '@monitor/probes';
 import type { MonitorConfig } from '../config/monitor-config';
 import type { AppLogger } from '../logging/logger';
 import { databasePath } from '../database/database-path';
@@ -19,6 +20,8 @@ export interface IdentitySystem {
   mkdir(dir: string): void;
   lchownTree(dir: string, uid: number, gid: number): void;
   effectiveCapabilities(): bigint | null;
+  /** Runs the uid/gid change so that CAP_NET_RAW survives it when possible. */
+  keepingRawSocket(drop: () => void): CapabilityOutcome;
 }
 
 /**
@@ -49,11 +52,14 @@ export function dropIdentity(
     return;
   }
   const hadRawSocket = hasCapability(system.effectiveCapabilities(), CAP_NET_RAW);
+  let capability: CapabilityOutcome = { kept: false, reason: 'not attempted' };
   try {
     system.lchownTree(config.data_dir, puid, pgid);
-    system.setgroups([pgid]);
-    system.setgid(pgid);
-    system.setuid(puid);
+    capability = system.keepingRawSocket(() => {
+      system.setgroups([pgid]);
+      system.setgid(pgid);
+      system.setuid(puid);
+    });
   } catch (error) {
     throw new StartupError(`cannot switch to uid ${puid} gid ${pgid}: ${describeErrno(error)}`);
   }
@@ -66,11 +72,16 @@ export function dropIdentity(
     throw new StartupError('identity change is not permanent: root could be regained');
   }
   logger.info({ uid: puid, gid: pgid, umask: umask.toString(8).padStart(3, '0') }, 'dropped root privileges');
-  if (hadRawSocket && !hasCapability(system.effectiveCapabilities(), CAP_NET_RAW)) {
+  if (hadRawSocket && !(capability.kept && hasCapability(system.effectiveCapabilities(), CAP_NET_RAW))) {
     logger.warn(
-      { capability: 'CAP_NET_RAW' },
+      {
+        capability: 'CAP_NET_RAW',
+        reason: capability.kept ? 'not effective after the drop' : capability.reason,
+      },
       'raw-socket capability lost in the identity drop: ping uses unprivileged datagram sockets only',
     );
+  } else if (hadRawSocket) {
+    logger.info({ capability: 'CAP_NET_RAW' }, 'kept the raw-socket capability for ping');
   }
 }
 
@@ -117,4 +128,5 @@ const realSystem: IdentitySystem = {
   mkdir: (dir) => fs.mkdirSync(dir, { recursive: true }),
   lchownTree,
   effectiveCapabilities: readEffectiveCapabilities,
+  keepingRawSocket: (drop) => keepRawSocketCapability(drop),
 };

@@ -16,7 +16,9 @@ export class MaintenanceWindowDto implements MaintenanceWindow {
   name!: string;
   starts_at!: string;
   ends_at!: string;
-  /** Sensor ids; empty means every sensor. */
+  /** Sensor ids. */
   sensors!: number[];
+  /** Covers every sensor (created with an empty list). A window whose listed sensors were all deleted covers none. */
+  all_sensors!: boolean;
   managed_by!: string | null;
 }

@@ -1,6 +1,7 @@
 // npm run bench: every benchmark in turn, against the built server (npm run build first).
 // Prints one line per figure and writes bench/results/latest.json.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { run as scheduler } from './scheduler.mjs';
 import { run as signin } from './signin.mjs';
 import { run as startup } from './startup.mjs';
 
@@ -9,6 +10,11 @@ if (!existsSync('dist/apps/monitor/main.js')) {
   process.exit(1);
 }
 
-const results = { date: new Date().toISOString(), startup: await startup(), signin: await signin() };
+const results = {
+  date: new Date().toISOString(),
+  startup: await startup(),
+  signin: await signin(),
+  scheduler: await scheduler(),
+};
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/latest.json', `${JSON.stringify(results, null, 2)}\n`);

@@ -30,7 +30,7 @@ async function once() {
     process.execPath,
     ['dist/apps/monitor/main.js', 'serve', '--listen', `127.0.0.1:${port}`, '--data-dir', dataDir],
     {
-      env: { ...process.env, PUID: '0' },
+      env: { ...process.env, PUID: '0', MALLOC_ARENA_MAX: '2', NODE_OPTIONS: '--max-semi-space-size=2' },
       stdio: 'ignore',
     },
   );

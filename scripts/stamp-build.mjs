@@ -29,6 +29,7 @@ writeFileSync('dist/apps/monitor/build-info.json', `${JSON.stringify(info, null,
 
 const main = 'dist/apps/monitor/main.js';
 const code = readFileSync(main, 'utf8');
-if (!code.startsWith('#!')) writeFileSync(main, `#!/usr/bin/env node\n${code}`);
+// The production memory flags (see docs/decisions.md) also apply when run as `monitor`.
+if (!code.startsWith('#!')) writeFileSync(main, `#!/usr/bin/env -S node --max-semi-space-size=2\n${code}`);
 chmodSync(main, 0o755);
 console.log(`stamped ${main}: ${info.version} build ${info.build} ${info.commit} (${info.channel})`);

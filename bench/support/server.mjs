@@ -12,7 +12,17 @@ export async function startBenchServer({
   const child = spawn(
     process.execPath,
     [...nodeArgs, 'dist/apps/monitor/main.js', 'serve', '--listen', '127.0.0.1:0', '--data-dir', dataDir],
-    { env: { ...process.env, PUID: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    // The same memory settings as `npm start` and the container image.
+    {
+      env: {
+        ...process.env,
+        PUID: '0',
+        MALLOC_ARENA_MAX: '2',
+        NODE_OPTIONS: '--max-semi-space-size=2',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   let stdout = '';
   const stderrLines = [];

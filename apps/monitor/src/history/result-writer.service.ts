@@ -26,7 +26,7 @@ export interface SensorRuntimeColumns {
 }
 
 /** Longest a result waits in memory before it is written. */
-export const FLUSH_INTERVAL_MS = 2000;
+export const FLUSH_INTERVAL_MS = 5000;
 /** A batch this large is written at once. */
 export const FLUSH_SIZE = 2000;
 /** Results kept for a retry when writing fails; older ones are dropped beyond this. */

@@ -74,8 +74,8 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
   }
 
   /** Brings one sensor's loop in line with its stored definition (created, changed or deleted). */
-  async reconcile(id: number): Promise<void> {
-    const definition = await this.sensors.definition(id);
+  async reconcile(id: number, known?: SensorDefinition): Promise<void> {
+    const definition = known ?? (await this.sensors.definition(id));
     if (!definition) {
       this.stopLoop(id);
       this.keys.delete(id);

@@ -5,7 +5,7 @@ import type { SensorDefinition } from '../scheduler/runtime-entry';
 import { SensorChannelEntity } from './sensor-channel.entity';
 import { SensorEntity } from './sensor.entity';
 
-const toDefinition = (s: SensorEntity, channelIds: number[]): SensorDefinition => ({
+export const toDefinition = (s: SensorEntity, channelIds: number[]): SensorDefinition => ({
   id: s.id,
   name: s.name,
   type: s.type as SensorType,

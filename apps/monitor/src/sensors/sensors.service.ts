@@ -16,7 +16,7 @@ import { mergeDraft, SensorDraft } from './sensor-input';
 import { SensorChannelEntity } from './sensor-channel.entity';
 import { SensorEntity } from './sensor.entity';
 import { toSensorView } from './sensor.view';
-import { SensorsRepository } from './sensors.repository';
+import { SensorsRepository, toDefinition } from './sensors.repository';
 
 /** Sensor definitions: validation, storage, and keeping the scheduler in step with them. */
 @Injectable()
@@ -64,13 +64,13 @@ export class SensorsService {
 
   async create(input: SensorInputDto): Promise<Sensor> {
     const draft = mergeDraft(null, input, this.catalogue);
-    const id = await this.dataSource.transaction(async (manager) => {
+    const saved = await this.dataSource.transaction(async (manager) => {
       const columns = await this.columns(draft, manager, null);
       const [{ next }] = (await manager.query(
         'SELECT coalesce(max(sort_order), 0) + 1 AS next FROM sensors',
       )) as { next: number }[];
       const now = this.clock.now();
-      const saved = await manager.getRepository(SensorEntity).save({
+      const sensor = await manager.getRepository(SensorEntity).save({
         ...columns,
         sortOrder: next,
         sample: false,
@@ -81,12 +81,12 @@ export class SensorsService {
         createdAt: now,
         updatedAt: now,
       });
-      await this.linkChannels(manager, saved.id, draft.channels);
-      return saved.id;
+      await this.linkChannels(manager, sensor.id, draft.channels);
+      return sensor;
     });
-    await this.scheduler.reconcile(id);
-    this.events.emit('sensor', { id, action: 'created' });
-    return this.get(id);
+    await this.scheduler.reconcile(saved.id, toDefinition(saved, draft.channels));
+    this.events.emit('sensor', { id: saved.id, action: 'created' });
+    return toSensorView(saved, draft.channels, draft.site, this.runtime.get(saved.id), this.catalogue);
   }
 
   async update(id: number, input: SensorInputDto): Promise<Sensor> {

@@ -41,6 +41,9 @@ export async function openDatabase(dataDir: string, entities: Entities): Promise
     prepareDatabase: (db: { pragma(sql: string): unknown }) => {
       // WAL with synchronous=NORMAL is durable across process crashes and much cheaper per commit.
       db.pragma('synchronous = NORMAL');
+      // Results of many sensors land on many pages; checkpointing less often writes each page
+      // back once for many commits instead of once per commit.
+      db.pragma('wal_autocheckpoint = 8000');
     },
   });
   try {

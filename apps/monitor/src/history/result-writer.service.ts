@@ -1,6 +1,7 @@
-import { BeforeApplicationShutdown, Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { DataSource } from 'typeorm';
+import { DatabaseLifecycle } from '../core/database/database.module';
 import { sqliteHandle } from '../core/database/sqlite-handle';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
@@ -37,11 +38,12 @@ const MAX_PENDING = 100_000;
  * Two results of one sensor in the same millisecond are kept apart by moving the later one on.
  */
 @Injectable()
-export class ResultWriter implements OnModuleInit, BeforeApplicationShutdown {
+export class ResultWriter implements OnModuleInit {
   private results: StoredResult[] = [];
   private sensors = new Map<number, SensorRuntimeColumns>();
   private readonly lastTs = new Map<number, number>();
   private timer?: NodeJS.Timeout;
+  private closed = false;
   private db!: Database.Database;
   private insertResult!: Database.Statement;
   private updateSensor!: Database.Statement;
@@ -49,10 +51,16 @@ export class ResultWriter implements OnModuleInit, BeforeApplicationShutdown {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly lifecycle: DatabaseLifecycle,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
   ) {}
 
   onModuleInit(): void {
+    // The last flush happens after the HTTP server has drained, just before the database closes.
+    this.lifecycle.beforeClose(() => {
+      this.flush();
+      this.closed = true;
+    });
     this.db = sqliteHandle(this.dataSource);
     this.insertResult = this.db.prepare(
       `INSERT INTO probe_results (sensor_id, ts, success, status_code, latency_ms, message)
@@ -100,13 +108,18 @@ export class ResultWriter implements OnModuleInit, BeforeApplicationShutdown {
     this.results.push({ ...result, ts });
     if (sensor) this.sensors.set(result.sensorId, sensor);
     if (this.results.length >= FLUSH_SIZE) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), FLUSH_INTERVAL_MS);
+    else this.arm();
     return ts;
   }
 
   /** Updates a sensor's runtime columns without a result (pause, reminders). */
   enqueueSensor(sensorId: number, sensor: SensorRuntimeColumns): void {
     this.sensors.set(sensorId, sensor);
+    this.arm();
+  }
+
+  private arm(): void {
+    if (this.closed) return;
     this.timer ??= setTimeout(() => this.flush(), FLUSH_INTERVAL_MS);
   }
 
@@ -120,7 +133,7 @@ export class ResultWriter implements OnModuleInit, BeforeApplicationShutdown {
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.results.length === 0 && this.sensors.size === 0) return;
+    if (this.closed || (this.results.length === 0 && this.sensors.size === 0)) return;
     const results = this.results;
     const sensors = this.sensors;
     this.results = [];
@@ -135,12 +148,7 @@ export class ResultWriter implements OnModuleInit, BeforeApplicationShutdown {
       );
       this.results = [...results, ...this.results].slice(-MAX_PENDING);
       for (const [id, sensor] of sensors) if (!this.sensors.has(id)) this.sensors.set(id, sensor);
-      this.timer ??= setTimeout(() => this.flush(), FLUSH_INTERVAL_MS);
+      this.arm();
     }
-  }
-
-  /** In-flight writes finish before the database closes. */
-  beforeApplicationShutdown(): void {
-    this.flush();
   }
 }

@@ -21,14 +21,15 @@ import { actorName, currentPrincipal } from '../auth/principal';
 import { Clock } from '../core/clock/clock';
 import { IncidentDto } from '../incidents/dto/incident.dto';
 import { IncidentsService } from '../incidents/incidents.service';
-import { AcknowledgeDto, SensorInputDto, SensorOrderDto, ValidateSensorDto } from './dto/sensor.dto';
+import {
+  AcknowledgeDto,
+  PatchSensorDto,
+  SensorInputDto,
+  SensorOrderDto,
+  ValidateSensorDto,
+} from './dto/sensor.dto';
 import { ProbeResultDto, SensorDto, SummaryDto, ValidateResultDto } from './dto/sensor-view.dto';
 import { SensorsService } from './sensors.service';
-
-class PatchSensorDto {
-  /** false pauses, true resumes. The only field PATCH accepts. */
-  enabled!: boolean;
-}
 
 @ApiTags('sensors')
 @Controller('api')

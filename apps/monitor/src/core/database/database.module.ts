@@ -7,16 +7,26 @@ import { APP_LOGGER } from '../logging/logging.tokens';
 import type { AppLogger } from '../logging/logger';
 import { openDatabase } from './open-database';
 
+/**
+ * Closes the database last. Writers that buffer (the result writer) register a final flush here,
+ * which runs after the HTTP server has drained and before the connection closes.
+ */
 @Injectable()
-class DatabaseCloser implements OnApplicationShutdown {
+export class DatabaseLifecycle implements OnApplicationShutdown {
+  private readonly finalWrites: (() => void)[] = [];
+
   constructor(
     private readonly dataSource: DataSource,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
   ) {}
 
-  /** Runs after the HTTP server has drained, so no request is still writing. */
+  beforeClose(write: () => void): void {
+    this.finalWrites.push(write);
+  }
+
   async onApplicationShutdown(): Promise<void> {
     if (!this.dataSource.isInitialized) return;
+    for (const write of this.finalWrites) write();
     await this.dataSource.destroy();
     this.logger.info('database closed');
   }
@@ -35,9 +45,9 @@ export class DatabaseModule {
           inject: [MONITOR_CONFIG],
           useFactory: (config: MonitorConfig) => openDatabase(config.data_dir, entities),
         },
-        DatabaseCloser,
+        DatabaseLifecycle,
       ],
-      exports: [DataSource],
+      exports: [DataSource, DatabaseLifecycle],
     };
   }
 }

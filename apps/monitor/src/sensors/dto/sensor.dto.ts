@@ -91,3 +91,9 @@ export class AcknowledgeDto {
   /** Optional note shown with the acknowledgement. */
   @IsOptional() @IsString() @MaxLength(2000) note?: string;
 }
+
+/** The body PATCH accepts (documentation only: the controller checks it, any other field is 403). */
+export class PatchSensorDto {
+  /** false pauses, true resumes. */
+  @IsBoolean() enabled!: boolean;
+}

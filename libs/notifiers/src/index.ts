@@ -1,0 +1,10 @@
+export * from './notifier';
+export * from './catalogue';
+export * from './deliver';
+export { scrubSecrets } from './http';
+export { BotMessengerNotifier, BOT_API_DEFAULT_URL, BOT_TOKEN_MASK } from './bot-messenger.notifier';
+export { ChatWebhookANotifier } from './chat-webhook-a.notifier';
+export { ChatWebhookBNotifier } from './chat-webhook-b.notifier';
+export { FederatedChatNotifier } from './federated-chat.notifier';
+export { PushTopicNotifier, PUSH_DEFAULT_SERVER, PUSH_PRIORITIES } from './push-topic.notifier';
+export { WebhookNotifier, WEBHOOK_METHODS, webhookBody, webhookSignature } from './webhook.notifier';

@@ -3,3 +3,4 @@ export * from './errors';
 export * from './login-throttle';
 export * from './sensor-state.machine';
 export * from './schedule-queue';
+export * from './template';

@@ -1,0 +1,3 @@
+export { TemplateExecError, TemplateParseError } from './errors';
+export type { ExecLimits } from './exec';
+export { DEFAULT_LIMITS, Template, parseTemplate, renderTemplate, type RenderResult } from './template';

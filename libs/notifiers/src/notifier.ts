@@ -13,7 +13,7 @@ export interface Notification {
 }
 
 export interface NotificationSensor {
-  id: string;
+  id: number;
   name: string;
   type: string;
   target: string;
@@ -30,7 +30,7 @@ export interface NotificationResult {
 }
 
 export interface NotificationIncident {
-  id: string;
+  id: number;
   started_at: string;
   cause: string;
   resolved_at?: string | null;

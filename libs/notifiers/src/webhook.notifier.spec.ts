@@ -48,7 +48,7 @@ describe('WebhookNotifier', () => {
       url: 'http://monitor.local/sensors/s1',
       timestamp: '2025-01-02T03:04:05.000Z',
       sensor: {
-        id: 's1',
+        id: 7,
         name: 'Web shop',
         type: 'http',
         target: 'https://shop.example.com',
@@ -62,14 +62,14 @@ describe('WebhookNotifier', () => {
         message: 'HTTP 503',
         latency_ms: 120,
       },
-      incident: { id: 'i1', started_at: '2025-01-02T03:04:04.000Z', cause: 'HTTP 503' },
+      incident: { id: 12, started_at: '2025-01-02T03:04:04.000Z', cause: 'HTTP 503' },
     });
   });
 
   it('uses the configured verb, carries resolved_at on up, and sends no signature without a secret', async () => {
     fake = await fakeService(() => ({ status: 204 }));
     const incident = {
-      id: 'i1',
+      id: 12,
       started_at: '2025-01-02T03:04:04.000Z',
       cause: 'x',
       resolved_at: '2025-01-02T04:00:00.000Z',

@@ -67,7 +67,7 @@ export function sampleNotification(overrides: Partial<Notification> = {}): Notif
     url: 'http://monitor.local/sensors/s1',
     timestamp: '2025-01-02T03:04:05.000Z',
     sensor: {
-      id: 's1',
+      id: 7,
       name: 'Web shop',
       type: 'http',
       target: 'https://shop.example.com',
@@ -81,7 +81,7 @@ export function sampleNotification(overrides: Partial<Notification> = {}): Notif
       message: 'HTTP 503',
       latency_ms: 120,
     },
-    incident: { id: 'i1', started_at: '2025-01-02T03:04:04.000Z', cause: 'HTTP 503' },
+    incident: { id: 12, started_at: '2025-01-02T03:04:04.000Z', cause: 'HTTP 503' },
     ...overrides,
   };
 }

@@ -4,3 +4,4 @@ export * from './login-throttle';
 export * from './sensor-state.machine';
 export * from './schedule-queue';
 export * from './template';
+export * from './alert-message';

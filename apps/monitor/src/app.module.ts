@@ -6,6 +6,7 @@ import { CoreModule } from './core/core.module';
 import { DatabaseModule } from './core/database/database.module';
 import type { AppLogger } from './core/logging/logger';
 import { AuthModule } from './auth/auth.module';
+import { ChannelsModule } from './channels/channels.module';
 import { HealthModule } from './health/health.module';
 import { IncidentsModule } from './incidents/incidents.module';
 import { SchedulerModule } from './scheduler/scheduler.module';
@@ -32,6 +33,7 @@ export class AppModule {
         SchedulerModule.forRoot({ autoStart: options.startScheduler ?? true }),
         IncidentsModule,
         SensorsModule,
+        ChannelsModule,
         ...(options.imports ?? []),
       ],
     };

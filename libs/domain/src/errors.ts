@@ -21,3 +21,8 @@ export class NotFoundError extends DomainError {
 export class ConflictError extends DomainError {
   readonly status = 409;
 }
+
+/** Another service refused or failed (a channel test): 502, with the failure named. */
+export class UpstreamError extends DomainError {
+  readonly status = 502;
+}

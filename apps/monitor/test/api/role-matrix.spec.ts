@@ -51,6 +51,14 @@ const ROUTE_ACCESS: Record<string, Access> = {
   'GET /api/maintenance': 'viewer',
   'POST /api/maintenance': 'admin',
   'DELETE /api/maintenance/:id': 'admin',
+  'GET /api/channels': 'viewer',
+  'GET /api/channel-types': 'viewer',
+  'GET /api/channels/:id': 'viewer',
+  'POST /api/channels': 'admin',
+  'PUT /api/channels/:id': 'admin',
+  'DELETE /api/channels/:id': 'admin',
+  'POST /api/channels/test': 'admin',
+  'POST /api/channels/:id/test': 'admin',
 };
 
 interface DiscoveredRoute {

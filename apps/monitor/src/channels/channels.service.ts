@@ -1,0 +1,170 @@
+import { Injectable } from '@nestjs/common';
+import { STORED_SECRET } from '@monitor/contracts';
+import {
+  ConflictError,
+  InvalidInputError,
+  NotFoundError,
+  parseTemplate,
+  TemplateParseError,
+} from '@monitor/domain';
+import { NotifierCatalogue, type Notifier } from '@monitor/notifiers';
+import { DataSource } from 'typeorm';
+import { Clock } from '../core/clock/clock';
+import { EventBus } from '../core/events/event-bus';
+import { ChannelEntity } from './channel.entity';
+import type { ChannelDto, ChannelInputDto } from './dto/channel.dto';
+
+interface ChannelDraft {
+  name: string;
+  type: string;
+  config: Record<string, unknown>;
+  enabled: boolean;
+  title_template: string;
+  body_template: string;
+}
+
+/** Alert channels: validation by each type's sender, secrets masked on every output. */
+@Injectable()
+export class ChannelsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly catalogue: NotifierCatalogue,
+    private readonly events: EventBus,
+    private readonly clock: Clock,
+  ) {}
+
+  private get repo() {
+    return this.dataSource.getRepository(ChannelEntity);
+  }
+
+  async list(): Promise<ChannelDto[]> {
+    return (await this.repo.find({ order: { name: 'ASC', id: 'ASC' } })).map((c) => this.view(c));
+  }
+
+  async get(id: number): Promise<ChannelDto> {
+    return this.view(await this.mustFind(id));
+  }
+
+  async create(input: ChannelInputDto): Promise<ChannelDto> {
+    const draft = this.draft(null, input);
+    const now = this.clock.now();
+    const saved = await this.repo.save({
+      ...this.columns(draft),
+      lastError: '',
+      lastErrorAt: null,
+      managedBy: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    this.events.emit('channel', { id: saved.id, action: 'created' });
+    return this.view(saved);
+  }
+
+  async update(id: number, input: ChannelInputDto): Promise<ChannelDto> {
+    const stored = await this.mustFind(id);
+    if (stored.managedBy)
+      throw new ConflictError(`channel "${stored.name}" is managed by the configuration file`);
+    const draft = this.draft(stored, input);
+    const saved = await this.repo.save(
+      Object.assign(stored, this.columns(draft), { updatedAt: this.clock.now() }),
+    );
+    this.events.emit('channel', { id, action: 'updated' });
+    return this.view(saved);
+  }
+
+  async remove(id: number): Promise<void> {
+    const stored = await this.mustFind(id);
+    if (stored.managedBy)
+      throw new ConflictError(`channel "${stored.name}" is managed by the configuration file`);
+    await this.dataSource.transaction((manager) => manager.delete(ChannelEntity, { id }));
+    this.events.emit('channel', { id, action: 'deleted' });
+  }
+
+  /** An unsaved definition, checked as create would, with secrets as given. */
+  draftForTest(input: ChannelInputDto): { notifier: Notifier; draft: ChannelDraft } {
+    const draft = this.draft(null, input);
+    return { notifier: this.notifierOf(draft.type), draft };
+  }
+
+  async mustFind(id: number): Promise<ChannelEntity> {
+    const channel = await this.repo.findOneBy({ id });
+    if (!channel) throw new NotFoundError(`no channel with id ${id}`);
+    return channel;
+  }
+
+  notifierOf(type: string): Notifier {
+    const notifier = this.catalogue.get(type);
+    if (!notifier) throw new InvalidInputError(`type ${type} has no sender in this build`);
+    return notifier;
+  }
+
+  view(channel: ChannelEntity): ChannelDto {
+    const secrets = this.secretFields(channel.type);
+    const config = { ...channel.config };
+    for (const field of secrets)
+      if (config[field] !== undefined && config[field] !== '') config[field] = STORED_SECRET;
+    return {
+      id: channel.id,
+      name: channel.name,
+      type: channel.type,
+      config,
+      enabled: channel.enabled,
+      title_template: channel.titleTemplate,
+      body_template: channel.bodyTemplate,
+      last_error: channel.lastError,
+      last_error_at: channel.lastErrorAt === null ? null : new Date(channel.lastErrorAt).toISOString(),
+      managed_by: channel.managedBy,
+    };
+  }
+
+  private secretFields(type: string): string[] {
+    return (this.catalogue.get(type)?.definition.fields ?? []).filter((f) => f.secret).map((f) => f.name);
+  }
+
+  /** Absent fields keep the stored value; a secret sent back as the marker keeps the stored secret. */
+  private draft(stored: ChannelEntity | null, input: ChannelInputDto): ChannelDraft {
+    const draft: ChannelDraft = {
+      name: (input.name ?? stored?.name ?? '').trim(),
+      type: input.type ?? stored?.type ?? '',
+      config: { ...(input.config ?? stored?.config ?? {}) },
+      enabled: input.enabled ?? stored?.enabled ?? true,
+      title_template: input.title_template ?? stored?.titleTemplate ?? '',
+      body_template: input.body_template ?? stored?.bodyTemplate ?? '',
+    };
+    if (!draft.name) throw new InvalidInputError('name is required');
+    if (!draft.type) throw new InvalidInputError('type is required');
+    const notifier = this.notifierOf(draft.type);
+    for (const field of this.secretFields(draft.type)) {
+      if (draft.config[field] !== STORED_SECRET) continue;
+      const kept = stored && stored.type === draft.type ? stored.config[field] : undefined;
+      if (kept === undefined)
+        throw new InvalidInputError(`config.${field}: there is no stored value to keep`);
+      draft.config[field] = kept;
+    }
+    const problem = notifier.validate(draft.config);
+    if (problem) throw new InvalidInputError(problem);
+    for (const [field, template] of [
+      ['title_template', draft.title_template],
+      ['body_template', draft.body_template],
+    ] as const) {
+      try {
+        if (template.trim()) parseTemplate(template);
+      } catch (error) {
+        if (error instanceof TemplateParseError) throw new InvalidInputError(`${field}: ${error.message}`);
+        throw error;
+      }
+    }
+    return draft;
+  }
+
+  private columns(draft: ChannelDraft) {
+    return {
+      name: draft.name,
+      type: draft.type,
+      config: draft.config,
+      enabled: draft.enabled,
+      titleTemplate: draft.title_template,
+      bodyTemplate: draft.body_template,
+    };
+  }
+}

@@ -1,0 +1,61 @@
+import { Allow, IsBoolean, IsIn, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+
+const TYPES = [
+  'bot_messenger',
+  'chat_webhook_a',
+  'federated_chat',
+  'push_topic',
+  'chat_webhook_b',
+  'webhook',
+];
+
+/** Channel fields for POST (name, type and config required) and PUT (absent fields keep their value). */
+export class ChannelInputDto {
+  @IsOptional() @IsString() @MaxLength(200) name?: string;
+  @IsOptional() @IsIn(TYPES, { message: `type must be one of ${TYPES.join(', ')}` }) type?: string;
+  /** Type-specific fields (see GET /api/channel-types); secret ones read "__stored__" and sending that back keeps them. */
+  @IsOptional() @IsObject() config?: Record<string, unknown>;
+  @IsOptional() @IsBoolean() enabled?: boolean;
+  /** Go text/template for the title; empty uses the built-in wording. */
+  @IsOptional() @IsString() @MaxLength(4000) title_template?: string;
+  /** Go text/template for the message body; empty uses the built-in wording. */
+  @IsOptional() @IsString() @MaxLength(16000) body_template?: string;
+
+  // Read-only fields: accepted (a GET response can be sent back) and ignored.
+  @Allow() id?: unknown;
+  @Allow() last_error?: unknown;
+  @Allow() last_error_at?: unknown;
+  @Allow() managed_by?: unknown;
+}
+
+export class ChannelDto {
+  id!: number;
+  name!: string;
+  type!: string;
+  config!: Record<string, unknown>;
+  enabled!: boolean;
+  title_template!: string;
+  body_template!: string;
+  /** The last delivery's error; empty when it succeeded. */
+  last_error!: string;
+  last_error_at!: string | null;
+  managed_by!: string | null;
+}
+
+export class ChannelFieldDto {
+  name!: string;
+  label!: string;
+  description!: string;
+  required!: boolean;
+  secret!: boolean;
+  kind!: 'string' | 'boolean' | 'enum';
+  options?: string[];
+}
+
+export class ChannelTypeDto {
+  type!: string;
+  label!: string;
+  fields!: ChannelFieldDto[];
+  /** Numbered setup steps for someone doing it the first time. */
+  recipe!: string[];
+}

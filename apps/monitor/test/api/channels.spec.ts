@@ -29,7 +29,7 @@ interface Received {
 /** A webhook receiver on 127.0.0.1 answering with the status the test sets. */
 async function startReceiver() {
   const received: Received[] = [];
-  const state = { status: 200 };
+  const state = { status: 200, statuses: [] as number[], hangPath: '' };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -40,7 +40,8 @@ async function startReceiver() {
         headers: req.headers,
         raw: Buffer.concat(chunks),
       });
-      res.writeHead(state.status).end();
+      if (state.hangPath && req.url === state.hangPath) return; // never answers
+      res.writeHead(state.statuses.shift() ?? state.status).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -253,5 +254,93 @@ describe('alert channels', () => {
     await runtime.record(sensor.body.id, { success: true, message: 'ok', latencyMs: 1 }, clock.now());
     await t.app.get(DeliveryService).idle();
     expect(receiver.received).toHaveLength(1);
+  });
+
+  it('retries 500 and 429 and then delivers; a slow channel does not delay another', async () => {
+    receiver.received.splice(0);
+    const retried = await call<{ id: number }>(
+      t,
+      'POST',
+      '/api/channels',
+      webhook({ name: 'retried' }),
+      admin,
+    );
+    const hanging = await call<{ id: number }>(
+      t,
+      'POST',
+      '/api/channels',
+      { name: 'hanging', type: 'webhook', config: { url: `${receiver.url}/hang` } },
+      admin,
+    );
+    receiver.state.hangPath = '/hook/hang';
+    receiver.state.statuses = [500, 429];
+    const sensor = await call<{ id: number }>(
+      t,
+      'POST',
+      '/api/sensors',
+      {
+        name: 'two',
+        type: 'http',
+        target: 'http://127.0.0.1:9/',
+        retries: 1,
+        channels: [hanging.body.id, retried.body.id],
+      },
+      admin,
+    );
+    const started = Date.now();
+    await t.app
+      .get(SensorRuntimeService)
+      .record(sensor.body.id, { success: false, message: 'down', latencyMs: null }, clock.now());
+    // The healthy channel gets three attempts (1 s and 2 s apart) while the other hangs.
+    const deadline = Date.now() + 8000;
+    while (receiver.received.filter((r) => r.url === '/hook').length < 3 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const attempts = receiver.received.filter((r) => r.url === '/hook');
+    expect(attempts).toHaveLength(3);
+    expect(Date.now() - started).toBeLessThan(8000);
+    expect(receiver.received.filter((r) => r.url === '/hook/hang').length).toBeGreaterThanOrEqual(1);
+    receiver.state.hangPath = '';
+  });
+
+  it('delivers reminders with the open incident', async () => {
+    receiver.received.splice(0);
+    const channel = await call<{ id: number }>(
+      t,
+      'POST',
+      '/api/channels',
+      webhook({ name: 'reminders' }),
+      admin,
+    );
+    const sensor = await call<{ id: number }>(
+      t,
+      'POST',
+      '/api/sensors',
+      {
+        name: 'reminded',
+        type: 'http',
+        target: 'http://127.0.0.1:9/',
+        retries: 1,
+        reminder_every: 60,
+        channels: [channel.body.id],
+      },
+      admin,
+    );
+    const runtime = t.app.get(SensorRuntimeService);
+    await runtime.record(
+      sensor.body.id,
+      { success: false, message: 'HTTP 500', latencyMs: 3, statusCode: 500 },
+      clock.now(),
+    );
+    clock.advance(61_000);
+    await runtime.tick([]);
+    // Wait for this channel only: the hanging channel of the previous test is still retrying.
+    const mine = () => receiver.received.filter((r) => r.url === '/hook');
+    for (let i = 0; i < 100 && mine().length < 2; i++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const events = mine().map((r) => JSON.parse(r.raw.toString()) as WebhookBody);
+    expect(events.map((e) => e.event)).toEqual(['down', 'reminder']);
+    expect(events[1].incident.cause).toBe('HTTP 500');
+    expect(events[1].title).toBe('reminded is still down');
   });
 });

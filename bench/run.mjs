@@ -1,6 +1,7 @@
 // npm run bench: every benchmark in turn, against the built server (npm run build first).
 // Prints one line per figure and writes bench/results/latest.json.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { run as delivery } from './delivery.mjs';
 import { run as scheduler } from './scheduler.mjs';
 import { run as signin } from './signin.mjs';
 import { run as startup } from './startup.mjs';

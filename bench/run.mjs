@@ -16,6 +16,7 @@ const results = {
   startup: await startup(),
   signin: await signin(),
   scheduler: await scheduler(),
+  delivery: await delivery(),
 };
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/latest.json', `${JSON.stringify(results, null, 2)}\n`);

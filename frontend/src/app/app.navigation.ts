@@ -14,5 +14,6 @@ export const MAIN_NAV: readonly NavItem[] = [
   { label: 'Status', path: '/', exact: true },
   { label: 'Account', path: '/account', exact: false },
   { label: 'Accounts', path: '/accounts', exact: false, minRole: 'admin' },
+  { label: 'Channels', path: '/channels', exact: false },
   { label: 'About', path: '/about', exact: false },
 ];

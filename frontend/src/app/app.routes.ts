@@ -36,6 +36,10 @@ export const APP_ROUTES: Routes = [
         loadChildren: () => import('./features/accounts/accounts.routes').then((m) => m.ACCOUNTS_ROUTES),
       },
       {
+        path: 'channels',
+        loadChildren: () => import('./features/channels/channels.routes').then((m) => m.CHANNELS_ROUTES),
+      },
+      {
         path: 'about',
         loadChildren: () => import('./features/about/about.routes').then((m) => m.ABOUT_ROUTES),
       },

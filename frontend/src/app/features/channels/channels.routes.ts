@@ -1,0 +1,5 @@
+import { Routes } from '@angular/router';
+
+import { ChannelsPageComponent } from './channels-page.component';
+
+export const CHANNELS_ROUTES: Routes = [{ path: '', title: 'Channels', component: ChannelsPageComponent }];

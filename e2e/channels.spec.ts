@@ -156,6 +156,25 @@ describe('Channels page (built server and dashboard, real Chromium)', () => {
     );
     expect(unexpected).toEqual([]);
   });
+
+  it('previews the templates against a sample alert, and says when the built-in wording takes over', async () => {
+    const { page } = browser;
+    problems.splice(0);
+    await page.goto(`${server.url}/channels`);
+    await page.getByRole('button', { name: 'New channel' }).click();
+    const form = page.getByTestId('channel-form');
+    await form.getByLabel('Type').selectOption('webhook');
+    await form.getByLabel('Title template').fill('{{.Name}} went {{.Status}}');
+    await form.getByLabel('Body template').fill('{{.Message}} after {{.LatencyMS}} ms');
+    await expect(page.getByTestId('preview-title').textContent()).resolves.toBe('Web shop went down');
+    await expect(page.getByTestId('preview-message').textContent()).resolves.toBe('HTTP 503 after 123 ms');
+    await form.getByLabel('Title template').fill('{{.Name');
+    await expect(page.getByTestId('preview-title').textContent()).resolves.toBe('Web shop is down');
+    await expect(page.getByTestId('template-preview').textContent()).resolves.toContain(
+      'the built-in wording is used instead',
+    );
+    expect(problems).toEqual([]);
+  });
 });
 
 async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {

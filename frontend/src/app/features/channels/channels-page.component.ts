@@ -1,3 +1,5 @@
+import { type AlertContext, renderAlert, templateData } from '@monitor/domain/alert-message';
+import { renderTemplate } from '@monitor/domain/template';
 import { DatePipe } from '@angular/common';
 import {
   ChangeDetectionStrategy,
@@ -40,6 +42,23 @@ interface Draft {
 }
 
 /** `/channels`: where alerts go. Everyone sees the list; administrators create, edit, test and delete. */
+const SAMPLE_ALERT: AlertContext = {
+  kind: 'down',
+  at: Date.parse('2026-01-01T12:00:00Z'),
+  sensor: {
+    name: 'Web shop',
+    type: 'http',
+    target: 'https://shop.example.com',
+    group: 'web',
+    tags: ['prod'],
+    status: 'down',
+  },
+  result: { message: 'HTTP 503', latency_ms: 123, status_code: 503 },
+  downSince: Date.parse('2026-01-01T12:00:00Z'),
+  downForMs: 0,
+  url: 'https://status.example.com/sensors/1',
+};
+
 @Component({
   selector: 'app-channels-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -72,6 +91,22 @@ export class ChannelsPageComponent {
   });
 
   protected readonly storedPlaceholder = 'stored — retype to change';
+
+  /** What a down alert of a sample sensor would say with the templates as typed. */
+  protected readonly preview = computed(() => {
+    const draft = this.draft();
+    if (!draft) return undefined;
+    const problems = [
+      ['Title template', draft.titleTemplate],
+      ['Body template', draft.bodyTemplate],
+    ]
+      .filter(([, template]) => template.trim() !== '')
+      .map(([label, template]) => [label, renderTemplate(template, templateData(SAMPLE_ALERT))] as const)
+      .flatMap(([label, result]) =>
+        result.ok ? [] : [`${label}: ${result.error} — the built-in wording is used instead.`],
+      );
+    return { ...renderAlert(SAMPLE_ALERT, draft.titleTemplate, draft.bodyTemplate), problems };
+  });
 
   protected typeLabel(type: string): string {
     return this.types.value()?.find((entry) => entry.type === type)?.label ?? type;

@@ -1,3 +1,4 @@
+import { seriousAxeViolations } from './support/axe';
 import { mkdir, rm } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -173,6 +174,7 @@ describe('Channels page (built server and dashboard, real Chromium)', () => {
     await expect(page.getByTestId('template-preview').textContent()).resolves.toContain(
       'the built-in wording is used instead',
     );
+    expect(await seriousAxeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
   });
 });

@@ -5,3 +5,4 @@ export * from './sensor-state.machine';
 export * from './schedule-queue';
 export * from './template';
 export * from './alert-message';
+export * from './stored-secrets';

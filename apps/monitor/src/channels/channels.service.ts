@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { STORED_SECRET } from '@monitor/contracts';
 import {
   ConflictError,
   InvalidInputError,
+  maskSecrets,
   NotFoundError,
   parseTemplate,
+  restoreSecrets,
   TemplateParseError,
 } from '@monitor/domain';
 import { NotifierCatalogue, type Notifier } from '@monitor/notifiers';
@@ -99,10 +100,7 @@ export class ChannelsService {
   }
 
   view(channel: ChannelEntity): ChannelDto {
-    const secrets = this.secretFields(channel.type);
-    const config = { ...channel.config };
-    for (const field of secrets)
-      if (config[field] !== undefined && config[field] !== '') config[field] = STORED_SECRET;
+    const config = maskSecrets(channel.config, this.secretFields(channel.type));
     return {
       id: channel.id,
       name: channel.name,
@@ -134,13 +132,12 @@ export class ChannelsService {
     if (!draft.name) throw new InvalidInputError('name is required');
     if (!draft.type) throw new InvalidInputError('type is required');
     const notifier = this.notifierOf(draft.type);
-    for (const field of this.secretFields(draft.type)) {
-      if (draft.config[field] !== STORED_SECRET) continue;
-      const kept = stored && stored.type === draft.type ? stored.config[field] : undefined;
-      if (kept === undefined)
-        throw new InvalidInputError(`config.${field}: there is no stored value to keep`);
-      draft.config[field] = kept;
-    }
+    restoreSecrets(
+      draft.config,
+      stored && stored.type === draft.type ? stored.config : null,
+      this.secretFields(draft.type),
+      'config',
+    );
     const problem = notifier.validate(draft.config);
     if (problem) throw new InvalidInputError(problem);
     for (const [field, template] of [

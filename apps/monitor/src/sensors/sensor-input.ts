@@ -1,5 +1,4 @@
-import { STORED_SECRET } from '@monitor/contracts';
-import { InvalidInputError } from '@monitor/domain';
+import { InvalidInputError, maskSecrets, restoreSecrets } from '@monitor/domain';
 import type { ProbeCatalogue } from '@monitor/probes';
 import type { SensorInputDto } from './dto/sensor.dto';
 
@@ -63,13 +62,12 @@ export function mergeDraft(
   if (!draft.target) throw new InvalidInputError('target is required');
   const probe = catalogue.get(draft.type);
   if (!probe) throw new InvalidInputError(`type ${draft.type} has no probe in this build`);
-  for (const secret of probe.secretOptions) {
-    if (draft.options[secret] !== STORED_SECRET) continue;
-    const kept = stored && stored.type === draft.type ? stored.options[secret] : undefined;
-    if (kept === undefined)
-      throw new InvalidInputError(`options.${secret}: there is no stored value to keep`);
-    draft.options[secret] = kept;
-  }
+  restoreSecrets(
+    draft.options,
+    stored && stored.type === draft.type ? stored.options : null,
+    probe.secretOptions,
+    'options',
+  );
   const timeout = draft.options.timeout;
   if (typeof timeout === 'number' && timeout > draft.interval) {
     throw new InvalidInputError(`options.timeout must not exceed interval (${draft.interval} s)`);
@@ -80,14 +78,5 @@ export function mergeDraft(
 }
 
 /** Secret options replaced by the marker, for every response. */
-export function maskOptions(
-  type: string,
-  options: Record<string, unknown>,
-  catalogue: ProbeCatalogue,
-): Record<string, unknown> {
-  const secrets = catalogue.get(type)?.secretOptions ?? [];
-  const masked = { ...options };
-  for (const secret of secrets)
-    if (masked[secret] !== undefined && masked[secret] !== '') masked[secret] = STORED_SECRET;
-  return masked;
-}
+export const maskOptions = (type: string, options: Record<string, unknown>, catalogue: ProbeCatalogue) =>
+  maskSecrets(options, catalogue.get(type)?.secretOptions ?? []);

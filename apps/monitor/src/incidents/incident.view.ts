@@ -1,7 +1,6 @@
 import type { Incident } from '@monitor/contracts';
 import { IncidentEntity } from './incident.entity';
-
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+import { isoOrNull } from '../core/clock/iso';
 
 export function toIncidentView(incident: IncidentEntity, sensorName: string): Incident {
   const view: Incident = {
@@ -12,7 +11,7 @@ export function toIncidentView(incident: IncidentEntity, sensorName: string): In
     cause: incident.cause,
     acknowledged: incident.acknowledged,
     acknowledged_by: incident.acknowledgedBy,
-    acknowledged_at: iso(incident.acknowledgedAt),
+    acknowledged_at: isoOrNull(incident.acknowledgedAt),
     note: incident.note,
     reconstructed: incident.reconstructed,
   };

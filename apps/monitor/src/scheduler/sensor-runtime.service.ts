@@ -338,7 +338,8 @@ function outcomeColumns(outcome: ProbeOutcome) {
   };
 }
 
-function resultView(ts: number, outcome: ProbeOutcome): ProbeResult {
+/** A probe outcome as the API shows a stored result. */
+export function resultView(ts: number, outcome: ProbeOutcome): ProbeResult {
   const columns = outcomeColumns(outcome);
   return {
     ts: iso(ts),

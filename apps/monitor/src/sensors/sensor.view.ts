@@ -3,8 +3,7 @@ import type { ProbeCatalogue } from '@monitor/probes';
 import type { RuntimeEntry } from '../scheduler/runtime-entry';
 import { maskOptions } from './sensor-input';
 import type { SensorEntity } from './sensor.entity';
-
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+import { isoOrNull } from '../core/clock/iso';
 
 /** A sensor as the API shows it: stored fields, masked options, and the live runtime values. */
 export function toSensorView(
@@ -36,7 +35,7 @@ export function toSensorView(
       success: p.success,
       latency_ms: p.latencyMs,
     })),
-    last_checked_at: iso(runtime?.lastCheckedAt ?? sensor.lastCheckedAt),
+    last_checked_at: isoOrNull(runtime?.lastCheckedAt ?? sensor.lastCheckedAt),
     latency_ms: runtime?.latencyMs ?? sensor.latencyMs,
     streak: runtime?.state.streak ?? sensor.streak,
     incident_id: runtime?.state.incident?.id ?? null,

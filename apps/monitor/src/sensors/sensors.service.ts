@@ -9,7 +9,7 @@ import { EventBus } from '../core/events/event-bus';
 import { MaintenanceService } from '../maintenance/maintenance.service';
 import { runProbe, SchedulerService } from '../scheduler/scheduler.service';
 import type { SensorDefinition } from '../scheduler/runtime-entry';
-import { SensorRuntimeService } from '../scheduler/sensor-runtime.service';
+import { resultView, SensorRuntimeService } from '../scheduler/sensor-runtime.service';
 import { SiteEntity } from '../sites/site.entity';
 import type { SensorInputDto } from './dto/sensor.dto';
 import { mergeDraft, SensorDraft } from './sensor-input';
@@ -142,16 +142,7 @@ export class SensorsService {
     if (!probe) return { ok: true };
     const started = this.clock.now();
     const outcome = await runProbe(this.catalogue, this.definitionOf(draft), new AbortController());
-    return {
-      ok: true,
-      result: {
-        ts: new Date(started).toISOString(),
-        success: outcome.success,
-        status_code: outcome.statusCode ?? null,
-        message: outcome.message,
-        latency_ms: outcome.latencyMs,
-      },
-    };
+    return { ok: true, result: resultView(started, outcome) };
   }
 
   /** Run now: probes once and stores the result, outside the state machine. */

@@ -10,6 +10,7 @@ import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
 import { RecoveryCodeEntity } from './recovery-code.entity';
 import { UserEntity } from './user.entity';
+import { isoOrNull } from '../core/clock/iso';
 
 const USERNAME = /^[\p{L}\p{N}._@-]{1,64}$/u;
 
@@ -174,8 +175,6 @@ export class UsersService implements OnApplicationBootstrap {
   }
 }
 
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
-
 export function toAccount(user: UserEntity, recoveryCodesLeft: number): UserAccount {
   return {
     id: user.id,
@@ -184,7 +183,7 @@ export function toAccount(user: UserEntity, recoveryCodesLeft: number): UserAcco
     disabled: user.disabled,
     totp_enabled: user.totpEnabled,
     recovery_codes_left: user.totpEnabled ? recoveryCodesLeft : 0,
-    last_login_at: iso(user.lastLoginAt),
+    last_login_at: isoOrNull(user.lastLoginAt),
     created_at: new Date(user.createdAt).toISOString(),
   };
 }

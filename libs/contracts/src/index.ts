@@ -1,3 +1,4 @@
 export * from './system';
 export * from './auth';
 export * from './sensors';
+export * from './history';

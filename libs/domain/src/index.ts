@@ -6,3 +6,4 @@ export * from './schedule-queue';
 export * from './template';
 export * from './alert-message';
 export * from './stored-secrets';
+export * from './history';

@@ -1,5 +1,13 @@
 import { Module } from '@nestjs/common';
+import { HistoryController } from './history.controller';
+import { HistoryService } from './history.service';
 import { ResultWriter } from './result-writer.service';
+import { RollupMaintenance } from './rollup-maintenance.service';
 
-@Module({ providers: [ResultWriter], exports: [ResultWriter] })
+/** Probe results, their hourly and daily rollups, retention, and the history reads. */
+@Module({
+  controllers: [HistoryController],
+  providers: [ResultWriter, RollupMaintenance, HistoryService],
+  exports: [ResultWriter, RollupMaintenance],
+})
 export class HistoryModule {}

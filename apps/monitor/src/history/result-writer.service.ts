@@ -134,6 +134,8 @@ export class ResultWriter implements OnModuleInit {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     if (this.closed || (this.results.length === 0 && this.sensors.size === 0)) return;
+    // Joining a transaction someone else has open would tie these rows to its fate: wait instead.
+    if (this.db.inTransaction) return this.arm();
     const results = this.results;
     const sensors = this.sensors;
     this.results = [];

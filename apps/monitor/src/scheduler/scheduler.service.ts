@@ -4,6 +4,7 @@ import { ProbeCatalogue, type ProbeOutcome, timeoutMs } from '@monitor/probes';
 import { Clock } from '../core/clock/clock';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
+import { RollupMaintenance } from '../history/rollup-maintenance.service';
 import { MaintenanceService } from '../maintenance/maintenance.service';
 import { SensorsRepository } from '../sensors/sensors.repository';
 import type { SensorDefinition } from './runtime-entry';
@@ -44,6 +45,7 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     private readonly runtime: SensorRuntimeService,
     private readonly catalogue: ProbeCatalogue,
     private readonly maintenance: MaintenanceService,
+    private readonly rollups: RollupMaintenance,
     private readonly clock: Clock,
     @Inject(SCHEDULER_OPTIONS) private readonly options: SchedulerOptions,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
@@ -71,6 +73,8 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     this.arm();
     this.ticker = setInterval(() => void this.tick(), TICK_MS);
     this.ticker.unref();
+    // Rollups and pruning run beside the probes: once now, then every five minutes.
+    this.rollups.startSchedule();
   }
 
   /** Brings one sensor's loop in line with its stored definition (created, changed or deleted). */

@@ -30,11 +30,18 @@ export interface TestApp {
 
 /** The real application on a temp data directory, listening on 127.0.0.1 with a free port. */
 export async function startTestApp(
-  options: CreateAppOptions & { env?: Record<string, string>; logLevel?: string; dataDir?: string } = {},
+  options: CreateAppOptions & {
+    env?: Record<string, string>;
+    logLevel?: string;
+    dataDir?: string;
+    /** The parsed contents of a configuration file. */
+    file?: unknown;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'monitor-api-'));
   const config = resolveConfig({
     env: { ...options.env },
+    file: options.file === undefined ? undefined : { path: 'test-config.yaml', data: options.file },
     flags: { listen: '127.0.0.1:0', dataDir, logLevel: options.logLevel ?? 'info' },
     cwd: process.cwd(),
   });

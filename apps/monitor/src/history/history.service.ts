@@ -1,0 +1,135 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import type {
+  HistoryRange,
+  HistoryTier,
+  ProbeResult,
+  SeriesResponse,
+  UptimeResponse,
+} from '@monitor/contracts';
+import {
+  bucketStats,
+  chooseStep,
+  chooseTier,
+  downtimeMs,
+  fillSeries,
+  historyWindow,
+  NotFoundError,
+  type Retention,
+} from '@monitor/domain';
+import type Database from 'better-sqlite3';
+import { DataSource } from 'typeorm';
+import { Clock } from '../core/clock/clock';
+import { MONITOR_CONFIG } from '../core/config/config.tokens';
+import type { MonitorConfig } from '../core/config/monitor-config';
+import { sqliteHandle } from '../core/database/sqlite-handle';
+import { IncidentEntity } from '../incidents/incident.entity';
+import { toIncidentView } from '../incidents/incident.view';
+import { HistoryQueries } from './history.queries';
+import { ResultWriter } from './result-writer.service';
+
+/** Incidents listed in an uptime answer; the count covers all of them. */
+const UPTIME_INCIDENT_ITEMS = 100;
+
+interface SensorRow {
+  id: number;
+  name: string;
+  interval: number;
+}
+
+/** Reads of one sensor's history; every range reads exactly one tier. */
+@Injectable()
+export class HistoryService implements OnModuleInit {
+  private queries!: HistoryQueries;
+  private sensorRow!: Database.Statement;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly writer: ResultWriter,
+    private readonly clock: Clock,
+    @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
+  ) {}
+
+  onModuleInit(): void {
+    const db = sqliteHandle(this.dataSource);
+    this.queries = new HistoryQueries(db);
+    this.sensorRow = db.prepare('SELECT id, name, interval FROM sensors WHERE id = ?');
+  }
+
+  get retention(): Retention {
+    return {
+      rawMs: this.config.retention.raw_seconds * 1000,
+      hourlyMs: this.config.retention.hourly_seconds * 1000,
+    };
+  }
+
+  results(sensorId: number, limit: number): ProbeResult[] {
+    this.sensor(sensorId);
+    this.writer.flush();
+    return this.queries.recentResults(sensorId, limit).map((row) => ({
+      ts: new Date(row.ts).toISOString(),
+      success: row.success === 1,
+      status_code: row.status_code,
+      message: row.message,
+      latency_ms: row.latency_ms,
+    }));
+  }
+
+  series(sensorId: number, range: HistoryRange): SeriesResponse {
+    const sensor = this.sensor(sensorId);
+    const { tier, from, to } = this.window(sensor, range);
+    const step = chooseStep(to - from, tier, sensor.interval * 1000);
+    const buckets = this.queries.bucketed(tier, sensorId, from - (from % step), to, step);
+    return {
+      range,
+      tier,
+      from: iso(from),
+      to: iso(to),
+      step_seconds: step / 1000,
+      points: fillSeries(buckets, from, to, step),
+    };
+  }
+
+  async uptime(sensorId: number, range: HistoryRange): Promise<UptimeResponse> {
+    const sensor = this.sensor(sensorId);
+    const { tier, from, to } = this.window(sensor, range);
+    const total = this.queries.total(tier, sensorId, from, to);
+    const stats = bucketStats(total);
+    const incidents = await this.dataSource
+      .getRepository(IncidentEntity)
+      .createQueryBuilder('i')
+      .where('i.sensor_id = :sensorId AND i.started_at < :to', { sensorId, to })
+      .andWhere('(i.resolved_at IS NULL OR i.resolved_at > :from)', { from })
+      .orderBy('i.started_at', 'DESC')
+      .addOrderBy('i.id', 'DESC')
+      .getMany();
+    return {
+      range,
+      tier,
+      from: iso(from),
+      to: iso(to),
+      uptime: { percent: stats.uptime, count: total.count, up: total.up },
+      latency: { avg_ms: stats.avgMs, min_ms: stats.minMs, max_ms: stats.maxMs },
+      incidents: {
+        count: incidents.length,
+        items: incidents.slice(0, UPTIME_INCIDENT_ITEMS).map((i) => toIncidentView(i, sensor.name)),
+      },
+      downtime: { seconds: Math.round(downtimeMs(incidents, from, to) / 1000) },
+    };
+  }
+
+  private window(sensor: SensorRow, range: HistoryRange): { tier: HistoryTier; from: number; to: number } {
+    const tier = chooseTier(range, this.retention);
+    // Results still waiting for their batch belong in a raw read.
+    if (tier === 'raw') this.writer.flush();
+    const oldest = range === 'all' ? this.queries.oldestDailyBucket(sensor.id) : null;
+    return { tier, ...historyWindow(range, tier, this.clock.now(), oldest) };
+  }
+
+  private sensor(id: number): SensorRow {
+    const row = this.sensorRow.get(id) as SensorRow | undefined;
+    if (!row) throw new NotFoundError(`no sensor with id ${id}`);
+    return row;
+  }
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();

@@ -10,6 +10,7 @@ import { ChannelsModule } from './channels/channels.module';
 import { HealthModule } from './health/health.module';
 import { IncidentsModule } from './incidents/incidents.module';
 import { SchedulerModule } from './scheduler/scheduler.module';
+import { SearchModule } from './search/search.module';
 import { SensorsModule } from './sensors/sensors.module';
 import { SettingsModule } from './settings/settings.module';
 import { UsersModule } from './users/users.module';
@@ -34,6 +35,7 @@ export class AppModule {
         IncidentsModule,
         SensorsModule,
         ChannelsModule,
+        SearchModule,
         ...(options.imports ?? []),
       ],
     };

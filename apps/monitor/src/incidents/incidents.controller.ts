@@ -1,16 +1,36 @@
-import { Body, Controller, Delete, HttpCode, Param, ParseIntPipe, Post, Req } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  ParseIntPipe,
+  Post,
+  Query,
+  Req,
+} from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { RequireAccess } from '../auth/access.decorator';
 import { actorName, currentPrincipal } from '../auth/principal';
 import { AcknowledgeDto } from '../sensors/dto/sensor.dto';
 import { IncidentDto } from './dto/incident.dto';
+import { ListIncidentsQueryDto } from './dto/list-incidents.dto';
 import { IncidentsService } from './incidents.service';
 
 @ApiTags('incidents')
 @Controller('api/incidents')
 export class IncidentsController {
   constructor(private readonly incidents: IncidentsService) {}
+
+  /** Every outage, newest first, narrowed by the filters given (they combine). */
+  @Get()
+  @RequireAccess('viewer')
+  @ApiOkResponse({ type: [IncidentDto] })
+  list(@Query() query: ListIncidentsQueryDto): Promise<IncidentDto[]> {
+    return this.incidents.list(query);
+  }
 
   /** Acknowledges an open incident: its reminders stop; the recovery alert still goes out. */
   @Post(':id/ack')

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { IncidentEntity } from './incident.entity';
+import { containsPattern } from '../core/database/like-pattern';
+import type { IncidentFilter } from './incident-query';
 
 /** Incident rows. Incidents are never deleted on their own (only with their sensor). */
 @Injectable()
@@ -64,6 +66,31 @@ export class IncidentsRepository {
     incident.acknowledgedAt = ack?.at ?? null;
     if (ack && ack.note) incident.note = ack.note;
     return this.repo().save(incident);
+  }
+
+  /**
+   * Incidents matching every given filter, newest first (started_at, then id, descending), each with
+   * its sensor's id and name loaded (nothing else of the sensor).
+   */
+  list(filter: IncidentFilter): Promise<IncidentEntity[]> {
+    const query = this.repo()
+      .createQueryBuilder('i')
+      .innerJoin('i.sensor', 's')
+      .addSelect(['s.id', 's.name']);
+    if (filter.state === 'open' || filter.openOnly) query.andWhere('i.resolvedAt IS NULL');
+    if (filter.state === 'resolved') query.andWhere('i.resolvedAt IS NOT NULL');
+    if (filter.sensorId !== undefined)
+      query.andWhere('i.sensorId = :sensorId', { sensorId: filter.sensorId });
+    if (filter.startedFrom !== undefined)
+      query.andWhere('i.startedAt >= :startedFrom', { startedFrom: filter.startedFrom });
+    if (filter.startedTo !== undefined)
+      query.andWhere('i.startedAt <= :startedTo', { startedTo: filter.startedTo });
+    if (filter.text !== undefined)
+      query.andWhere(
+        "(i.cause LIKE :text ESCAPE '\\' OR s.name LIKE :text ESCAPE '\\' OR i.note LIKE :text ESCAPE '\\')",
+        { text: containsPattern(filter.text) },
+      );
+    return query.orderBy('i.startedAt', 'DESC').addOrderBy('i.id', 'DESC').limit(filter.limit).getMany();
   }
 
   /** Every open incident, for rebuilding runtime state at start. */

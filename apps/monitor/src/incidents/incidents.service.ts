@@ -7,7 +7,9 @@ import { EventBus } from '../core/events/event-bus';
 import { SensorRuntimeService } from '../scheduler/sensor-runtime.service';
 import { SensorEntity } from '../sensors/sensor.entity';
 import { IncidentEntity } from './incident.entity';
+import { IncidentQuery, toIncidentFilter } from './incident-query';
 import { toIncidentView } from './incident.view';
+import { INCIDENT_LIMIT } from './dto/list-incidents.dto';
 import { IncidentsRepository } from './incidents.repository';
 
 /** Acknowledgement belongs to the incident: it silences reminders only, never probing or history. */
@@ -20,6 +22,24 @@ export class IncidentsService {
     private readonly events: EventBus,
     private readonly clock: Clock,
   ) {}
+
+  /** GET /api/incidents: every filter combines; newest first. */
+  async list(query: IncidentQuery): Promise<Incident[]> {
+    const rows = await this.incidents.list(toIncidentFilter(query, this.clock.now()));
+    return rows.map((row) => toIncidentView(row, row.sensor?.name ?? ''));
+  }
+
+  /** One sensor's outages, newest first; 404 for an unknown sensor. */
+  async listForSensor(sensorId: number, limit: number = INCIDENT_LIMIT.default): Promise<Incident[]> {
+    const sensor = await this.dataSource.getRepository(SensorEntity).findOneBy({ id: sensorId });
+    if (!sensor) throw new NotFoundError(`no sensor with id ${sensorId}`);
+    return this.list({ sensor: sensorId, limit });
+  }
+
+  /** Incidents whose cause, sensor name or note contains `text` literally, newest first (search). */
+  search(text: string, limit: number): Promise<Incident[]> {
+    return this.list({ q: text, limit });
+  }
 
   async acknowledge(incidentId: number, actor: string, note: string | undefined): Promise<Incident> {
     const incident = await this.openIncident(incidentId);

@@ -1,0 +1,11 @@
+/** The escape character of every LIKE pattern built by containsPattern. */
+export const LIKE_ESCAPE = '\\';
+
+/**
+ * A LIKE pattern matching `text` anywhere, with %, _ and the escape character taken literally.
+ * Use it as `column LIKE ? ESCAPE '\'`. SQLite's LIKE folds ASCII letters only, so matching is
+ * case-insensitive for A–Z and exact for other letters.
+ */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => LIKE_ESCAPE + c)}%`;
+}

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { HistoryController } from './history.controller';
+import { HistoryStats } from './history-stats';
 import { HistoryService } from './history.service';
 import { ResultWriter } from './result-writer.service';
 import { RollupMaintenance } from './rollup-maintenance.service';
@@ -7,7 +8,7 @@ import { RollupMaintenance } from './rollup-maintenance.service';
 /** Probe results, their hourly and daily rollups, retention, and the history reads. */
 @Module({
   controllers: [HistoryController],
-  providers: [ResultWriter, RollupMaintenance, HistoryService],
-  exports: [ResultWriter, RollupMaintenance],
+  providers: [ResultWriter, RollupMaintenance, HistoryService, HistoryStats],
+  exports: [ResultWriter, RollupMaintenance, HistoryStats],
 })
 export class HistoryModule {}

@@ -123,6 +123,13 @@ export class ResultWriter implements OnModuleInit {
     this.timer ??= setTimeout(() => this.flush(), FLUSH_INTERVAL_MS);
   }
 
+  /** The time of the oldest result still waiting to be written, or Infinity. */
+  oldestPending(): number {
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const result of this.results) if (result.ts < oldest) oldest = result.ts;
+    return oldest;
+  }
+
   /** Forgets a deleted sensor's pending writes. */
   forget(sensorId: number): void {
     this.results = this.results.filter((r) => r.sensorId !== sensorId);

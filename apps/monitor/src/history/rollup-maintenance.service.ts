@@ -18,6 +18,7 @@ import { sqliteHandle } from '../core/database/sqlite-handle';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
 import { HistoryQueries } from './history.queries';
+import { ResultWriter } from './result-writer.service';
 
 export const PASS_EVERY_MS = 5 * 60_000;
 /** One piece of work holds the database this long at most before letting probes and requests in. */
@@ -53,9 +54,11 @@ export class RollupMaintenance implements BeforeApplicationShutdown {
   private running?: Promise<PassReport>;
   private timer?: NodeJS.Timeout;
   private stopping = false;
+  private openSince: () => number = () => Number.POSITIVE_INFINITY;
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly writer: ResultWriter,
     private readonly clock: Clock,
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
@@ -69,6 +72,11 @@ export class RollupMaintenance implements BeforeApplicationShutdown {
     this.writeWatermark = this.db.prepare(
       'INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES (?, ?, ?)',
     );
+  }
+
+  /** Hours from the time `openSince` answers on are not summarised yet (probes still running). */
+  holdWhile(openSince: () => number): void {
+    this.openSince = openSince;
   }
 
   /** A pass now (at start) and every five minutes after; called once the scheduler starts. */
@@ -132,6 +140,7 @@ export class RollupMaintenance implements BeforeApplicationShutdown {
       marks.hourlyThrough,
       marks.hourlyThrough === null ? this.oldest(q.oldestRaw) : null,
       now,
+      Math.min(this.openSince(), this.writer.oldestPending()),
     );
     for (const piece of pieces(hours)) {
       report.hourly_buckets += await this.eachSensor(

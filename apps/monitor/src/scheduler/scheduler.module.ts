@@ -30,6 +30,7 @@ export class SchedulerModule {
         SensorRuntimeService,
         SchedulerService,
         MaintenanceModule,
+        HistoryModule,
       ],
     };
   }

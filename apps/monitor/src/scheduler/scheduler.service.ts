@@ -32,6 +32,8 @@ const probeKey = (d: SensorDefinition): string =>
 export class SchedulerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly queue = new ScheduleQueue();
   private readonly running = new Map<number, AbortController>();
+  /** When each running probe started: its result will be stamped with that time. */
+  private readonly runningSince = new Map<number, number>();
   private readonly keys = new Map<number, string>();
   private timer?: NodeJS.Timeout;
   private ticker?: NodeJS.Timeout;
@@ -63,6 +65,8 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
       { sensors: definitions.length, ms: Math.round(performance.now() - started) },
       'runtime state rebuilt',
     );
+    // An hour is not summarised while a probe started in it is still running.
+    this.rollups.holdWhile(() => Math.min(...this.runningSince.values()));
     if (this.options.autoStart) this.start();
   }
 
@@ -133,6 +137,7 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     const controller = new AbortController();
     this.running.set(definition.id, controller);
     const at = this.clock.now();
+    this.runningSince.set(definition.id, at);
     try {
       const outcome = await runProbe(this.catalogue, definition, controller);
       // A loop stopped meanwhile (paused, changed, deleted) does not record its last run.
@@ -140,7 +145,10 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     } catch (error) {
       this.logger.error({ sensor_id: definition.id, error: (error as Error).message }, 'probe run failed');
     } finally {
-      if (this.running.get(definition.id) === controller) this.running.delete(definition.id);
+      if (this.running.get(definition.id) === controller) {
+        this.running.delete(definition.id);
+        this.runningSince.delete(definition.id);
+      }
     }
   }
 

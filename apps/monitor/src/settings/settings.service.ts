@@ -7,9 +7,11 @@ import type { Principal } from '../auth/principal';
 import { hasRole } from '../auth/principal';
 import { buildInfo } from '../core/build-info';
 import { Clock } from '../core/clock/clock';
+import { isoOrNull } from '../core/clock/iso';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
 import { databasePath } from '../core/database/database-path';
+import { HistoryStats } from '../history/history-stats';
 import { UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
 import { UiSettingsPatchDto } from './dto/settings.dto';
@@ -22,6 +24,7 @@ export class SettingsService {
     private readonly dataSource: DataSource,
     private readonly users: UsersService,
     private readonly secrets: InstallationSecretsService,
+    private readonly history: HistoryStats,
     private readonly clock: Clock,
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
   ) {}
@@ -108,26 +111,17 @@ export class SettingsService {
 
   private async stats(): Promise<SettingsResponse['stats']> {
     const [counts] = (await this.dataSource.query(
-      `SELECT (SELECT count(*) FROM sensors) AS sensors,
-              (SELECT count(*) FROM probe_results) AS results,
-              (SELECT count(*) FROM incidents) AS incidents,
-              (SELECT min(ts) FROM probe_results) AS oldest,
-              (SELECT max(ts) FROM probe_results) AS newest`,
-    )) as {
-      sensors: number;
-      results: number;
-      incidents: number;
-      oldest: number | null;
-      newest: number | null;
-    }[];
+      'SELECT (SELECT count(*) FROM sensors) AS sensors, (SELECT count(*) FROM incidents) AS incidents',
+    )) as { sensors: number; incidents: number }[];
+    const results = this.history.results();
     const file = databasePath(this.config.data_dir);
     const size = (path: string) => (fs.existsSync(path) ? fs.statSync(path).size : 0);
     return {
       sensors: counts.sensors,
-      results: counts.results,
+      results: results.count,
       incidents: counts.incidents,
-      oldest_sample: counts.oldest === null ? null : new Date(counts.oldest).toISOString(),
-      newest_sample: counts.newest === null ? null : new Date(counts.newest).toISOString(),
+      oldest_sample: isoOrNull(results.oldest),
+      newest_sample: isoOrNull(results.newest),
       database_bytes: size(file) + size(`${file}-wal`),
     };
   }

@@ -7,7 +7,7 @@ import { sqliteHandle } from '../../src/core/database/sqlite-handle';
 import { RollupMaintenance } from '../../src/history/rollup-maintenance.service';
 import { MutableClock } from './support/clock';
 import { apiKeyHeaders, call, Headers, setupAdmin } from './support/http';
-import { createSensor, feed, moveTo, sql, success } from './support/sensors';
+import { createSensor, feed, flush, moveTo, sql, success } from './support/sensors';
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -236,6 +236,19 @@ describe('history: results, rollups, retention and tiered reads', () => {
       expect(daily[1].latency_sum).toBeCloseTo(dayOfT0.reduce((s, b) => s + b.latency_sum, 0));
       expect(daily[1].latency_min).toBe(Math.min(...dayOfT0.map((b) => b.latency_min ?? Infinity)));
       expect(daily[1].latency_max).toBe(Math.max(...dayOfT0.map((b) => b.latency_max ?? -Infinity)));
+    });
+
+    it('leaves an hour open while one of its results is still waiting to be written', async () => {
+      insert(t, sensorId, minutely(T0 + 9 * HOUR, 60));
+      await feed(t, sensorId, success(), T0 + 10 * HOUR + 59 * MINUTE);
+      await pass(t);
+      expect((await buckets(t, 'hourly', sensorId)).map((b) => b.bucket_start)).toEqual([T0 + 9 * HOUR]);
+      flush(t);
+      await pass(t);
+      expect((await buckets(t, 'hourly', sensorId)).map((b) => [b.bucket_start, b.count])).toEqual([
+        [T0 + 9 * HOUR, 60],
+        [T0 + 10 * HOUR, 1],
+      ]);
     });
 
     it('leaves sensors without results alone and writes no empty buckets', async () => {
@@ -547,6 +560,16 @@ describe('history: retention', () => {
       );
       expect(raw.oldest).toBeGreaterThanOrEqual(now - 2 * DAY);
       expect(report.pruned_raw).toBe(rows.length - raw.n);
+      // Settings count the results from the rollups plus the rows around them: still exact.
+      const settings = await call<{ stats: { results: number; oldest_sample: string } }>(
+        t,
+        'GET',
+        '/api/settings',
+        undefined,
+        admin,
+      );
+      expect(settings.body.stats.results).toBe(raw.n);
+      expect(settings.body.stats.oldest_sample).toBe(new Date(raw.oldest).toISOString());
       const hourly = await buckets(t, 'hourly', id);
       expect(hourly[0].bucket_start).toBeGreaterThanOrEqual(now - 4 * DAY);
       expect(report.pruned_hourly).toBeGreaterThan(0);

@@ -19,6 +19,12 @@ describe('hoursDue', () => {
     expect(hoursDue(at(7), at(1), at(9, 30))).toEqual({ from: at(7), to: at(9) });
   });
 
+  it('waits for a probe still running or a result not yet written in an hour', () => {
+    // A slow probe started at 07:59 keeps the 07:00 hour open, even at 09:30.
+    expect(hoursDue(at(5), at(1), at(9, 30), at(7, 59))).toEqual({ from: at(5), to: at(7) });
+    expect(hoursDue(at(7), at(1), at(9, 30), at(7, 59))).toBeNull();
+  });
+
   it('has nothing to do without any result', () => {
     expect(hoursDue(null, null, at(9, 30))).toBeNull();
   });

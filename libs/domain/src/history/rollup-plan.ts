@@ -19,10 +19,16 @@ export interface Span {
 
 /**
  * The hours to summarise now: from where the last pass stopped (or the oldest raw result) to the
- * last complete hour. Null when nothing is due. The current hour is never summarised.
+ * last complete hour. Null when nothing is due. The current hour is never summarised, nor any hour
+ * at or after `openSince`: the start of the earliest probe still running or result not yet written.
  */
-export function hoursDue(hourlyThrough: number | null, oldestRaw: number | null, now: number): Span | null {
-  const complete = alignDown(now - SETTLE_MS, HOUR_MS);
+export function hoursDue(
+  hourlyThrough: number | null,
+  oldestRaw: number | null,
+  now: number,
+  openSince = Number.POSITIVE_INFINITY,
+): Span | null {
+  const complete = alignDown(Math.min(now - SETTLE_MS, openSince), HOUR_MS);
   const from = hourlyThrough ?? (oldestRaw === null ? complete : alignDown(oldestRaw, HOUR_MS));
   return from < complete ? { from, to: complete } : null;
 }

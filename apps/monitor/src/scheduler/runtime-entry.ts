@@ -1,4 +1,4 @@
-import type { ProbeResult, SensorType } from '@monitor/contracts';
+import type { ProbeResult, SensorType, SparkPoint } from '@monitor/contracts';
 import type { SensorState } from '@monitor/domain';
 
 /** What the runtime needs to know of a sensor's stored definition. */
@@ -18,12 +18,6 @@ export interface SensorDefinition {
   channelIds: number[];
 }
 
-export interface SparkPoint {
-  ts: number;
-  success: boolean;
-  latencyMs: number | null;
-}
-
 /** One sensor's live state: its definition, the state machine's state and what it last saw. */
 export interface RuntimeEntry {
   definition: SensorDefinition;
@@ -32,6 +26,7 @@ export interface RuntimeEntry {
   lastCheckedAt: number | null;
   latencyMs: number | null;
   statusChangedAt: number | null;
+  /** Kept in the API's shape, so listing many sensors formats no timestamps. */
   sparkline: SparkPoint[];
   lastResult: ProbeResult | null;
 }

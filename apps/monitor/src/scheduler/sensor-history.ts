@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { StoredHistory } from '@monitor/domain';
-import type { SparkPoint } from './runtime-entry';
+import type { SparkPoint } from '@monitor/contracts';
 
 export const SPARKLINE_LENGTH = 30;
 
@@ -64,7 +64,7 @@ export interface RecentRow {
 }
 
 export const toSparkPoint = (row: RecentRow): SparkPoint => ({
-  ts: row.ts,
+  ts: new Date(row.ts).toISOString(),
   success: row.success === 1,
-  latencyMs: row.latency_ms,
+  latency_ms: row.latency_ms,
 });

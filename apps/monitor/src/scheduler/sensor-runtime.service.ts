@@ -156,7 +156,7 @@ export class SensorRuntimeService {
   }
 
   private pushSpark(entry: RuntimeEntry, ts: number, outcome: ProbeOutcome): void {
-    entry.sparkline.push({ ts, success: outcome.success, latencyMs: outcome.latencyMs });
+    entry.sparkline.push({ ts: iso(ts), success: outcome.success, latency_ms: outcome.latencyMs });
     if (entry.sparkline.length > SPARKLINE_LENGTH) entry.sparkline.shift();
   }
 

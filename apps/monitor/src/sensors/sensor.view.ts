@@ -30,11 +30,7 @@ export function toSensorView(
     parent_id: sensor.parentId,
     status: runtime?.state.status ?? (sensor.enabled ? sensor.status : 'paused'),
     message: runtime?.message ?? sensor.message,
-    sparkline: (runtime?.sparkline ?? []).map((p) => ({
-      ts: new Date(p.ts).toISOString(),
-      success: p.success,
-      latency_ms: p.latencyMs,
-    })),
+    sparkline: runtime?.sparkline ?? [],
     last_checked_at: isoOrNull(runtime?.lastCheckedAt ?? sensor.lastCheckedAt),
     latency_ms: runtime?.latencyMs ?? sensor.latencyMs,
     streak: runtime?.state.streak ?? sensor.streak,

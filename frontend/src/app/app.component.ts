@@ -15,6 +15,7 @@ import { ApiCallError } from './core/api/api-call-error';
 import { hasRole, roleLabel } from './core/session/roles';
 import { SessionStore } from './core/session/session.store';
 import { PRODUCT_NAME } from './core/title/page-title.strategy';
+import { SearchBoxComponent } from './shared/search/search-box.component';
 import { ErrorAlertComponent } from './shared/ui/error-alert.component';
 
 /**
@@ -24,7 +25,7 @@ import { ErrorAlertComponent } from './shared/ui/error-alert.component';
 @Component({
   selector: 'app-root',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [RouterOutlet, RouterLink, RouterLinkActive, ErrorAlertComponent],
+  imports: [RouterOutlet, RouterLink, RouterLinkActive, ErrorAlertComponent, SearchBoxComponent],
   templateUrl: './app.component.html',
   styleUrl: './app.component.css',
 })
@@ -52,17 +53,17 @@ export class AppComponent {
   private readonly main = viewChild.required<ElementRef<HTMLElement>>('main');
 
   constructor() {
-    // After an in-app navigation, move focus to the new page so screen readers announce it
-    // and keyboard users continue from the top of the content.
+    // After an in-app navigation to another page, move focus to it so screen readers announce it
+    // and keyboard users continue from the top of the content. A change of the query string alone
+    // (a filter, a chart range) stays on the same page and leaves the focus where it is.
     const router = inject(Router);
-    let first = true;
+    let previousPath: string | undefined;
     const subscription = router.events.subscribe((event) => {
       if (!(event instanceof NavigationEnd)) return;
-      if (first) {
-        first = false;
-        return;
-      }
-      this.main().nativeElement.focus({ preventScroll: true });
+      const path = event.urlAfterRedirects.split(/[?#]/, 1)[0];
+      const samePage = previousPath === undefined || previousPath === path;
+      previousPath = path;
+      if (!samePage) this.main().nativeElement.focus({ preventScroll: true });
     });
     inject(DestroyRef).onDestroy(() => subscription.unsubscribe());
   }

@@ -12,6 +12,7 @@ export interface NavItem {
 /** The entries of the main navigation, in order. List only screens that work. */
 export const MAIN_NAV: readonly NavItem[] = [
   { label: 'Status', path: '/', exact: true },
+  { label: 'Incidents', path: '/incidents', exact: false },
   { label: 'Account', path: '/account', exact: false },
   { label: 'Accounts', path: '/accounts', exact: false, minRole: 'admin' },
   { label: 'Channels', path: '/channels', exact: false },

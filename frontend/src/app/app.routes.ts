@@ -27,6 +27,15 @@ export const APP_ROUTES: Routes = [
         loadChildren: () => import('./features/status/status.routes').then((m) => m.STATUS_ROUTES),
       },
       {
+        path: 'sensors',
+        loadChildren: () =>
+          import('./features/sensor-detail/sensor-detail.routes').then((m) => m.SENSOR_DETAIL_ROUTES),
+      },
+      {
+        path: 'incidents',
+        loadChildren: () => import('./features/incidents/incidents.routes').then((m) => m.INCIDENTS_ROUTES),
+      },
+      {
         path: 'account',
         loadChildren: () => import('./features/account/account.routes').then((m) => m.ACCOUNT_ROUTES),
       },

@@ -1,6 +1,7 @@
 import { DatePipe } from '@angular/common';
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
-import type { HealthStatus } from '@monitor/contracts';
+import { RouterLink } from '@angular/router';
+import type { HealthStatus, Sensor } from '@monitor/contracts';
 
 import { ApiClient } from '../../core/api/api-client.service';
 import { loadable } from '../../core/api/loadable';
@@ -8,12 +9,13 @@ import { CLOCK } from '../../core/browser/clock';
 import { formatDuration, isoDuration } from '../../shared/format/duration';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
+import { STATUS_DISPLAY } from '../sensor-detail/sensor-status';
 
 /** `/`: the health of the monitor service itself, from `GET /healthz`. */
 @Component({
   selector: 'app-status-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [DatePipe, ErrorAlertComponent, LoadingIndicatorComponent],
+  imports: [DatePipe, RouterLink, ErrorAlertComponent, LoadingIndicatorComponent],
   template: `
     <div class="page-heading">
       <h1>Status</h1>
@@ -59,6 +61,35 @@ import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.com
     } @else {
       <app-loading-indicator label="Checking the service…" />
     }
+
+    <section class="panel sensors" aria-labelledby="sensors-heading">
+      <h2 id="sensors-heading">Sensors</h2>
+      @if (sensors.error(); as error) {
+        <app-error-alert
+          heading="The sensors could not be loaded"
+          [message]="error.message"
+          (retry)="sensors.reload()"
+        />
+      } @else if (sensors.value(); as list) {
+        @if (list.length === 0) {
+          <p class="checked">No sensors yet.</p>
+        } @else {
+          <ul class="sensor-list" data-testid="sensor-list">
+            @for (sensor of list; track sensor.id) {
+              <li>
+                <a [routerLink]="['/sensors', sensor.id]">{{ sensor.name }}</a>
+                <span class="sensor-status" [attr.data-status]="sensor.status">
+                  <span aria-hidden="true">{{ statusDisplay[sensor.status].symbol }} </span>
+                  {{ statusDisplay[sensor.status].label }}
+                </span>
+              </li>
+            }
+          </ul>
+        }
+      } @else {
+        <app-loading-indicator label="Loading the sensors…" />
+      }
+    </section>
   `,
   styles: `
     .health {
@@ -91,6 +122,28 @@ import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.com
       color: var(--text-muted);
       font-size: 0.9rem;
     }
+    .sensors {
+      margin-block-start: 1.25rem;
+    }
+    .sensor-list {
+      display: grid;
+      gap: 0.4rem;
+      margin: 0.75rem 0 0;
+      padding: 0;
+      list-style: none;
+    }
+    .sensor-list li {
+      display: flex;
+      flex-wrap: wrap;
+      justify-content: space-between;
+      gap: 0.25rem 1rem;
+      padding-block: 0.35rem;
+      border-block-end: 1px solid var(--border);
+      overflow-wrap: anywhere;
+    }
+    .sensor-status {
+      color: var(--text-muted);
+    }
   `,
 })
 export class StatusPageComponent {
@@ -98,6 +151,8 @@ export class StatusPageComponent {
   private readonly now = inject(CLOCK);
 
   protected readonly health = loadable(() => this.check());
+  protected readonly sensors = loadable(() => this.api.get<Sensor[]>('/api/sensors'));
+  protected readonly statusDisplay = STATUS_DISPLAY;
 
   protected readonly view = computed(() => {
     const checked = this.health.value();
@@ -118,6 +173,7 @@ export class StatusPageComponent {
 
   protected refresh(): void {
     this.health.reload();
+    this.sensors.reload();
   }
 
   private async check(): Promise<{ health: HealthStatus; checkedAt: Date }> {

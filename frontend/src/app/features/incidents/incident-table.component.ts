@@ -1,0 +1,325 @@
+import { DatePipe } from '@angular/common';
+import {
+  ChangeDetectionStrategy,
+  Component,
+  ElementRef,
+  Injector,
+  computed,
+  effect,
+  inject,
+  input,
+  output,
+  signal,
+  untracked,
+} from '@angular/core';
+import { RouterLink } from '@angular/router';
+import type { Incident } from '@monitor/contracts';
+
+import { CLOCK } from '../../core/browser/clock';
+import { focusAfterRender, inputValue } from '../../shared/forms/form-helpers';
+import { formatDuration, isoDuration } from '../../shared/format/duration';
+
+/** What the person asked for; the page makes the call and passes the changed incident back in. */
+export interface AcknowledgeRequest {
+  readonly incident: Incident;
+  readonly note: string;
+}
+
+/**
+ * A table of incidents, newest first as given: started, resolved or open, duration, cause and who
+ * acknowledged it. With `canAcknowledge`, open incidents get Acknowledge (with an optional note)
+ * and Un-acknowledge buttons; the table emits, the page calls the API.
+ */
+@Component({
+  selector: 'app-incident-table',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [DatePipe, RouterLink],
+  template: `
+    <div class="table-scroll" role="region" tabindex="0" [attr.aria-labelledby]="captionId()">
+      <table class="incidents" data-testid="incident-table">
+        <caption class="visually-hidden">
+          <span [id]="captionId()">{{ caption() }}</span>
+        </caption>
+        <thead>
+          <tr>
+            @if (showSensor()) {
+              <th scope="col">Sensor</th>
+            }
+            <th scope="col">Started</th>
+            <th scope="col">Resolved</th>
+            <th scope="col">Duration</th>
+            <th scope="col">Cause</th>
+            <th scope="col">Acknowledged</th>
+            @if (canAcknowledge()) {
+              <th scope="col"><span class="visually-hidden">Actions</span></th>
+            }
+          </tr>
+        </thead>
+        <tbody>
+          @for (row of rows(); track row.incident.id) {
+            <tr [attr.data-testid]="'incident-' + row.incident.id" [class.open]="row.open">
+              @if (showSensor()) {
+                <td>
+                  <a [routerLink]="['/sensors', row.incident.sensor_id]">{{ row.incident.sensor_name }}</a>
+                </td>
+              }
+              <td class="when">
+                <time [attr.datetime]="row.incident.started_at">{{
+                  row.incident.started_at | date: 'yyyy-MM-dd HH:mm:ss'
+                }}</time>
+              </td>
+              <td class="when">
+                @if (row.incident.resolved_at; as resolved) {
+                  <time [attr.datetime]="resolved">{{ resolved | date: 'yyyy-MM-dd HH:mm:ss' }}</time>
+                } @else {
+                  <span class="state-open"><span aria-hidden="true">● </span>open</span>
+                }
+              </td>
+              <td class="duration">
+                <time [attr.datetime]="row.durationIso">{{ row.duration }}</time>
+              </td>
+              <td class="cause">{{ row.incident.cause }}</td>
+              <td class="ack" data-testid="incident-ack">
+                @if (row.incident.acknowledged) {
+                  <span
+                    >by <strong>{{ row.incident.acknowledged_by ?? 'unknown' }}</strong></span
+                  >
+                  @if (row.incident.note) {
+                    <span class="note">“{{ row.incident.note }}”</span>
+                  }
+                } @else if (row.open) {
+                  <span class="muted">no</span>
+                } @else {
+                  <span class="muted">—</span>
+                }
+              </td>
+              @if (canAcknowledge()) {
+                <td class="actions">
+                  @if (row.open && !row.incident.acknowledged) {
+                    <button
+                      type="button"
+                      class="button button-small"
+                      [attr.data-incident-action]="row.incident.id"
+                      [attr.aria-expanded]="noteFor() === row.incident.id"
+                      [disabled]="busy()"
+                      (click)="toggleNote(row.incident)"
+                    >
+                      Acknowledge<span class="visually-hidden"> incident {{ row.incident.id }}</span>
+                    </button>
+                  } @else if (row.open && row.incident.acknowledged) {
+                    <button
+                      type="button"
+                      class="button button-small"
+                      [attr.data-incident-action]="row.incident.id"
+                      [disabled]="busy()"
+                      (click)="unacknowledgeRow(row.incident)"
+                    >
+                      Un-acknowledge<span class="visually-hidden"> incident {{ row.incident.id }}</span>
+                    </button>
+                  }
+                </td>
+              }
+            </tr>
+            @if (canAcknowledge() && noteFor() === row.incident.id) {
+              <tr class="note-row">
+                <td [attr.colspan]="columns()">
+                  <form
+                    class="ack-form"
+                    [attr.data-testid]="'ack-form-' + row.incident.id"
+                    (submit)="confirm($event, row.incident)"
+                  >
+                    <label class="note-label" [for]="'ack-note-' + row.incident.id">
+                      Note for incident {{ row.incident.id }} <span class="muted">(optional)</span>
+                    </label>
+                    <input
+                      class="input"
+                      type="text"
+                      maxlength="500"
+                      autocomplete="off"
+                      [id]="'ack-note-' + row.incident.id"
+                      [value]="note()"
+                      (input)="note.set(value($event))"
+                    />
+                    <span class="buttons">
+                      <button type="submit" class="button button-small button-primary" [disabled]="busy()">
+                        Acknowledge
+                      </button>
+                      <button type="button" class="button button-small" (click)="cancel(row.incident)">
+                        Cancel
+                      </button>
+                    </span>
+                  </form>
+                </td>
+              </tr>
+            }
+          }
+        </tbody>
+      </table>
+    </div>
+  `,
+  styles: `
+    /* Positioned, so that visually hidden text inside stays within the scrolling box. */
+    .table-scroll {
+      position: relative;
+      overflow-x: auto;
+      max-inline-size: 100%;
+    }
+    table {
+      inline-size: 100%;
+      border-collapse: collapse;
+      font-size: 0.94rem;
+    }
+    th,
+    td {
+      padding: 0.5rem 0.45rem;
+      border-block-end: 1px solid var(--border);
+      text-align: start;
+      vertical-align: top;
+    }
+    th {
+      color: var(--text-muted);
+      font-weight: 600;
+      white-space: nowrap;
+    }
+    /* Times wrap between date and time only when the table runs out of room. */
+    .when {
+      min-inline-size: 5.5rem;
+    }
+    .duration {
+      white-space: nowrap;
+    }
+    .cause {
+      min-inline-size: 9rem;
+      overflow-wrap: anywhere;
+    }
+    .ack {
+      min-inline-size: 6rem;
+    }
+    .actions .button {
+      white-space: nowrap;
+    }
+    .note {
+      display: block;
+      color: var(--text-muted);
+      overflow-wrap: anywhere;
+    }
+    .state-open {
+      color: var(--danger);
+      font-weight: 600;
+    }
+    .muted {
+      color: var(--text-muted);
+    }
+    tr:has(+ .note-row) td {
+      border-block-end: none;
+    }
+    .note-row td {
+      background: var(--hover);
+    }
+    .ack-form {
+      display: flex;
+      flex-wrap: wrap;
+      align-items: center;
+      gap: 0.5rem 0.75rem;
+    }
+    .ack-form .input {
+      flex: 1 1 12rem;
+      max-inline-size: 18rem;
+    }
+    .note-label {
+      font-weight: 600;
+    }
+    .buttons {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 0.4rem;
+    }
+  `,
+})
+export class IncidentTableComponent {
+  private readonly now = inject(CLOCK);
+  private readonly injector = inject(Injector);
+  private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
+
+  readonly incidents = input.required<readonly Incident[]>();
+  readonly caption = input('Incidents');
+  /** Unique on the page. */
+  readonly captionId = input('incident-table-caption');
+  readonly showSensor = input(true);
+  readonly canAcknowledge = input(false);
+  /** True while an acknowledgement call is in flight. */
+  readonly busy = input(false);
+
+  readonly acknowledge = output<AcknowledgeRequest>();
+  readonly unacknowledge = output<Incident>();
+
+  /** The incident whose note form is open. */
+  protected readonly noteFor = signal<number | undefined>(undefined);
+  protected readonly note = signal('');
+  /** Whose action button gets the focus once the changed incident comes back. */
+  private focusAfterChange: number | undefined;
+
+  protected readonly columns = computed(
+    () => 5 + (this.showSensor() ? 1 : 0) + (this.canAcknowledge() ? 1 : 0),
+  );
+
+  protected readonly rows = computed(() => {
+    const now = this.now().getTime();
+    return this.incidents().map((incident) => {
+      const end = incident.resolved_at ? Date.parse(incident.resolved_at) : now;
+      const seconds = Math.max(0, (end - Date.parse(incident.started_at)) / 1000);
+      return {
+        incident,
+        open: !incident.resolved_at,
+        duration: formatDuration(seconds),
+        durationIso: isoDuration(seconds),
+      };
+    });
+  });
+
+  constructor() {
+    effect(() => {
+      this.incidents();
+      const id = untracked(() => this.focusAfterChange);
+      if (id === undefined) return;
+      this.focusAfterChange = undefined;
+      this.focus(`[data-incident-action="${id}"]`);
+    });
+  }
+
+  protected value(event: Event): string {
+    return inputValue(event);
+  }
+
+  /** Opens the note form under the incident's row, or closes it when it is open. */
+  protected toggleNote(incident: Incident): void {
+    if (this.noteFor() === incident.id) {
+      this.noteFor.set(undefined);
+      return;
+    }
+    this.note.set('');
+    this.noteFor.set(incident.id);
+    this.focus(`#ack-note-${incident.id}`);
+  }
+
+  protected cancel(incident: Incident): void {
+    this.noteFor.set(undefined);
+    this.focus(`[data-incident-action="${incident.id}"]`);
+  }
+
+  protected confirm(event: Event, incident: Incident): void {
+    event.preventDefault();
+    this.focusAfterChange = incident.id;
+    this.acknowledge.emit({ incident, note: this.note() });
+    this.noteFor.set(undefined);
+  }
+
+  protected unacknowledgeRow(incident: Incident): void {
+    this.focusAfterChange = incident.id;
+    this.unacknowledge.emit(incident);
+  }
+
+  private focus(selector: string): void {
+    focusAfterRender(this.injector, this.host.nativeElement, selector);
+  }
+}

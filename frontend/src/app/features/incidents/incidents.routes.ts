@@ -1,0 +1,5 @@
+import { Routes } from '@angular/router';
+
+import { IncidentsPageComponent } from './incidents-page.component';
+
+export const INCIDENTS_ROUTES: Routes = [{ path: '', title: 'Incidents', component: IncidentsPageComponent }];

@@ -2,6 +2,7 @@
 // Prints one line per figure and writes bench/results/latest.json.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { run as delivery } from './delivery.mjs';
+import { run as history } from './history.mjs';
 import { run as scheduler } from './scheduler.mjs';
 import { run as signin } from './signin.mjs';
 import { run as startup } from './startup.mjs';
@@ -17,6 +18,7 @@ const results = {
   signin: await signin(),
   scheduler: await scheduler(),
   delivery: await delivery(),
+  history: await history(),
 };
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/latest.json', `${JSON.stringify(results, null, 2)}\n`);

@@ -25,6 +25,14 @@ export async function startBenchServer({
     },
   );
   let stdout = '';
+  /** Every complete stdout line (the JSON log). */
+  const lines = [];
+  let partial = '';
+  child.stdout.on('data', (chunk) => {
+    const parts = (partial + chunk).split('\n');
+    partial = parts.pop();
+    lines.push(...parts.filter(Boolean));
+  });
   const stderrLines = [];
   child.stderr.on('data', (chunk) => stderrLines.push(...chunk.toString().split('\n').filter(Boolean)));
   const url = await new Promise((resolve, reject) => {
@@ -40,6 +48,7 @@ export async function startBenchServer({
     url,
     child,
     dataDir,
+    lines,
     stderrLines,
     /** SIGTERM and wait; the data directory is removed unless keepData. */
     async stop({ keepData = false } = {}) {

@@ -96,8 +96,12 @@ export class RollupMaintenance implements BeforeApplicationShutdown {
   private async runPassLogged(): Promise<void> {
     try {
       const report = await this.runPass();
-      this.logger.info({ ...report }, 'history maintenance pass');
+      const worked = report.hourly_buckets + report.daily_buckets + report.pruned_raw + report.pruned_hourly;
+      // A pass with nothing to do is routine: no info line every five minutes for it.
+      if (worked > 0) this.logger.info({ ...report }, 'history maintenance pass');
+      else this.logger.debug({ ...report }, 'history maintenance pass');
     } catch (error) {
+      if (error instanceof PassStopped) return;
       this.logger.error({ error: (error as Error).message }, 'history maintenance pass failed');
     }
   }
@@ -199,6 +203,8 @@ export class RollupMaintenance implements BeforeApplicationShutdown {
       return performance.now() - started;
     });
     while (next < ids.length) {
+      // Shutting down: stop between chunks; the unfinished piece is redone at the next start.
+      if (this.stopping) throw new PassStopped();
       // Never join a transaction someone else has open on the shared connection.
       while (this.db.inTransaction) await delay(5);
       const ms = chunk();
@@ -207,6 +213,12 @@ export class RollupMaintenance implements BeforeApplicationShutdown {
       await yieldToEventLoop();
     }
     return total;
+  }
+}
+
+class PassStopped extends Error {
+  constructor() {
+    super('the maintenance pass stopped for shutdown');
   }
 }
 

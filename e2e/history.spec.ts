@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,8 +13,8 @@ import { setUpAdminSession } from './support/session';
 
 jest.setTimeout(120_000);
 
-/** Screenshots for a person to look at; not part of the repository. */
-const SCREENSHOTS = process.env.E2E_SCREENSHOT_DIR;
+/** The README links these: they are kept current by this test. */
+const SCREENSHOTS = join(__dirname, '..', 'docs', 'screenshots');
 const VIEWER = { username: 'watcher', password: 'viewer password 1' } as const;
 const NOTE = 'looking into it';
 
@@ -86,7 +87,7 @@ describe('Sensor history, incidents and search (built server and dashboard, real
   }
 
   async function screenshot(name: string): Promise<void> {
-    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}`, fullPage: true });
+    await page.screenshot({ path: join(SCREENSHOTS, name), fullPage: true });
   }
 
   async function pageWidth(): Promise<number> {

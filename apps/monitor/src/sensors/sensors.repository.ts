@@ -3,6 +3,7 @@ import type { SensorType } from '@monitor/contracts';
 import type Database from 'better-sqlite3';
 import { DataSource } from 'typeorm';
 import { sqliteHandle } from '../core/database/sqlite-handle';
+import { EventBus } from '../core/events/event-bus';
 import type { SensorDefinition } from '../scheduler/runtime-entry';
 import { SensorChannelEntity } from './sensor-channel.entity';
 import { SensorEntity, type SensorStatus } from './sensor.entity';
@@ -80,18 +81,39 @@ const toEntity = (row: SensorRow): SensorEntity =>
     updatedAt: row.updated_at,
   });
 
+interface SensorList {
+  sensors: SensorEntity[];
+  channels: Map<number, number[]>;
+}
+
 /** Reads sensors with their channel links. */
 @Injectable()
 export class SensorsRepository {
   private statements?: { sensors: Database.Statement; links: Database.Statement };
+  private cached?: SensorList;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    events: EventBus,
+  ) {
+    // Every change to a sensor or its channel links is announced; the next read sees it.
+    const forget = () => (this.cached = undefined);
+    events.on('sensor').subscribe(forget);
+    events.on('channel').subscribe(forget);
+  }
 
   /**
-   * Every sensor in dashboard order with its channel links. Read through prepared statements: the
-   * dashboard lists thousands of sensors every minute, and entity hydration would triple the cost.
+   * Every sensor in dashboard order with its channel links: the dashboard lists thousands every
+   * minute. Read through prepared statements (entity hydration triples the cost) and kept until a
+   * `sensor` or `channel` event says a definition changed. The runtime columns in these rows may
+   * be stale; views take those from the runtime. The answer is shared: callers must not modify it.
    */
-  all(): Promise<{ sensors: SensorEntity[]; channels: Map<number, number[]> }> {
+  all(): Promise<SensorList> {
+    this.cached ??= this.read();
+    return Promise.resolve(this.cached);
+  }
+
+  private read(): SensorList {
     this.statements ??= {
       sensors: sqliteHandle(this.dataSource).prepare('SELECT * FROM sensors ORDER BY sort_order, id'),
       links: sqliteHandle(this.dataSource).prepare(
@@ -105,7 +127,7 @@ export class SensorsRepository {
       if (list) list.push(link.channel_id);
       else channels.set(link.sensor_id, [link.channel_id]);
     }
-    return Promise.resolve({ sensors, channels });
+    return { sensors, channels };
   }
 
   async one(id: number): Promise<{ sensor: SensorEntity; channelIds: number[] } | null> {

@@ -269,6 +269,22 @@ describe('sensors: definitions (create, read, update)', () => {
     ]);
   });
 
+  it('the list follows every change at once, including a deleted channel leaving its sensors', async () => {
+    const listed = async () =>
+      (await call<Sensor[]>(t, 'GET', '/api/sensors', undefined, admin)).body.map((s) => [
+        s.name,
+        s.channels,
+      ]);
+    const sensor = await createSensor(t, admin, { ...minimal('listed'), channels: [channelId] });
+    expect(await listed()).toEqual([['listed', [channelId]]]);
+    await call(t, 'PUT', `/api/sensors/${sensor.id}`, { name: 'renamed' }, admin);
+    expect(await listed()).toEqual([['renamed', [channelId]]]);
+    expect((await call(t, 'DELETE', `/api/channels/${channelId}`, undefined, admin)).status).toBe(200);
+    expect(await listed()).toEqual([['renamed', []]]);
+    await call(t, 'DELETE', `/api/sensors/${sensor.id}`, undefined, admin);
+    expect(await listed()).toEqual([]);
+  });
+
   it('parent_id: unknown, self and a cycle are 400; a real parent is kept', async () => {
     const unknown = await call<{ error: string }>(
       t,

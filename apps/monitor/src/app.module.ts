@@ -10,6 +10,7 @@ import { ChannelsModule } from './channels/channels.module';
 import { HealthModule } from './health/health.module';
 import { IncidentsModule } from './incidents/incidents.module';
 import { SchedulerModule } from './scheduler/scheduler.module';
+import { ExamplesModule } from './examples/examples.module';
 import { SearchModule } from './search/search.module';
 import { SensorsModule } from './sensors/sensors.module';
 import { SettingsModule } from './settings/settings.module';
@@ -36,6 +37,7 @@ export class AppModule {
         SensorsModule,
         ChannelsModule,
         SearchModule,
+        ExamplesModule,
         ...(options.imports ?? []),
       ],
     };

@@ -2,3 +2,4 @@ export * from './system';
 export * from './auth';
 export * from './sensors';
 export * from './history';
+export * from './examples';

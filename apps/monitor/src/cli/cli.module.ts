@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { DoctorCommand } from './doctor.command';
 import { HealthcheckCommand } from './healthcheck.command';
+import { SeedCommand } from './seed.command';
 import { ServeCommand } from './serve.command';
 import { VersionCommand } from './version.command';
 
-@Module({ providers: [ServeCommand, VersionCommand, HealthcheckCommand, DoctorCommand] })
+@Module({ providers: [ServeCommand, VersionCommand, HealthcheckCommand, DoctorCommand, SeedCommand] })
 export class CliModule {}

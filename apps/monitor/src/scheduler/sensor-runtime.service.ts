@@ -1,6 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Incident, ProbeResult } from '@monitor/contracts';
-import { Excuse, INITIAL_STATE, rebuildState, SensorEvent, transition, Transition } from '@monitor/domain';
+import {
+  Excuse,
+  INITIAL_STATE,
+  rebuildState,
+  SensorEvent,
+  type SensorState,
+  transition,
+  Transition,
+} from '@monitor/domain';
 import type { ProbeOutcome } from '@monitor/probes';
 import { DataSource } from 'typeorm';
 import { Clock } from '../core/clock/clock';
@@ -13,7 +21,7 @@ import { IncidentsRepository } from '../incidents/incidents.repository';
 import { toIncidentView } from '../incidents/incident.view';
 import { MaintenanceService } from '../maintenance/maintenance.service';
 import type { RuntimeEntry, SensorDefinition } from './runtime-entry';
-import { SensorHistoryReader, SPARKLINE_LENGTH, toSparkPoint } from './sensor-history';
+import { type RecentRow, SensorHistoryReader, SPARKLINE_LENGTH, toSparkPoint } from './sensor-history';
 import { SensorLocks } from './sensor-locks';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -26,6 +34,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 @Injectable()
 export class SensorRuntimeService {
   private readonly entries = new Map<number, RuntimeEntry>();
+  private reader?: SensorHistoryReader;
   private readonly locks = new SensorLocks();
 
   constructor(
@@ -88,25 +97,7 @@ export class SensorRuntimeService {
         state.incident.id = stored.id;
         reconstructed++;
       }
-      const newest = recent[0];
-      this.entries.set(definition.id, {
-        definition,
-        state,
-        message: newest?.message ?? '',
-        lastCheckedAt: newest?.ts ?? null,
-        latencyMs: newest?.latency_ms ?? null,
-        statusChangedAt: null,
-        sparkline: recent.map(toSparkPoint).reverse(),
-        lastResult: newest
-          ? {
-              ts: iso(newest.ts),
-              success: newest.success === 1,
-              status_code: newest.status_code,
-              message: newest.message,
-              latency_ms: newest.latency_ms,
-            }
-          : null,
-      });
+      this.entries.set(definition.id, entryOf(definition, state, recent));
     }
     if (reconstructed > 0)
       this.logger.info({ reconstructed }, 'reconstructed outages that happened while stopped');
@@ -117,17 +108,15 @@ export class SensorRuntimeService {
   define(definition: SensorDefinition): void {
     const entry = this.entries.get(definition.id);
     if (entry) entry.definition = definition;
-    else
-      this.entries.set(definition.id, {
-        definition,
-        state: { ...INITIAL_STATE, status: definition.enabled ? 'unknown' : 'paused' },
-        message: '',
-        lastCheckedAt: null,
-        latencyMs: null,
-        statusChangedAt: null,
-        sparkline: [],
-        lastResult: null,
-      });
+    else {
+      // A sensor that arrives with stored results (sample data, a restore) shows them at once.
+      this.reader ??= new SensorHistoryReader(sqliteHandle(this.dataSource));
+      const state = {
+        ...INITIAL_STATE,
+        status: definition.enabled ? ('unknown' as const) : ('paused' as const),
+      };
+      this.entries.set(definition.id, entryOf(definition, state, this.reader.read(definition.id).recent));
+    }
   }
 
   remove(id: number): void {
@@ -347,6 +336,28 @@ export function resultView(ts: number, outcome: ProbeOutcome): ProbeResult {
     status_code: columns.statusCode,
     message: columns.message,
     latency_ms: columns.latencyMs,
+  };
+}
+
+function entryOf(definition: SensorDefinition, state: SensorState, recent: RecentRow[]): RuntimeEntry {
+  const newest = recent[0];
+  return {
+    definition,
+    state,
+    message: newest?.message ?? '',
+    lastCheckedAt: newest?.ts ?? null,
+    latencyMs: newest?.latency_ms ?? null,
+    statusChangedAt: null,
+    sparkline: recent.map(toSparkPoint).reverse(),
+    lastResult: newest
+      ? {
+          ts: iso(newest.ts),
+          success: newest.success === 1,
+          status_code: newest.status_code,
+          message: newest.message,
+          latency_ms: newest.latency_ms,
+        }
+      : null,
   };
 }
 

@@ -10,6 +10,7 @@ import { ChannelsModule } from './channels/channels.module';
 import { HealthModule } from './health/health.module';
 import { IncidentsModule } from './incidents/incidents.module';
 import { SchedulerModule } from './scheduler/scheduler.module';
+import { DeclaredModule } from './declared/declared.module';
 import { ExamplesModule } from './examples/examples.module';
 import { SearchModule } from './search/search.module';
 import { SensorsModule } from './sensors/sensors.module';
@@ -38,6 +39,7 @@ export class AppModule {
         ChannelsModule,
         SearchModule,
         ExamplesModule,
+        DeclaredModule,
         ...(options.imports ?? []),
       ],
     };

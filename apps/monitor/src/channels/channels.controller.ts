@@ -71,7 +71,7 @@ export class ChannelsController {
   @HttpCode(200)
   @ApiOkResponse({ type: OkDto })
   async testDraft(@Body() body: ChannelInputDto): Promise<OkDto> {
-    const { draft } = this.channels.draftForTest(body);
+    const { draft } = this.channels.checkedDraft(body);
     return this.outcome(
       await this.delivery.test({
         type: draft.type,

@@ -81,8 +81,8 @@ export class ChannelsService {
     this.events.emit('channel', { id, action: 'deleted' });
   }
 
-  /** An unsaved definition, checked as create would, with secrets as given. */
-  draftForTest(input: ChannelInputDto): { notifier: Notifier; draft: ChannelDraft } {
+  /** A definition checked as create would, with secrets as given (channel test, the configuration file). */
+  checkedDraft(input: ChannelInputDto): { notifier: Notifier; draft: ChannelDraft } {
     const draft = this.draft(null, input);
     return { notifier: this.notifierOf(draft.type), draft };
   }

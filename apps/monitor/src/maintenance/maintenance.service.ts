@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { InvalidInputError, NotFoundError } from '@monitor/domain';
+import { ConflictError, InvalidInputError, NotFoundError } from '@monitor/domain';
 import type { MaintenanceWindow } from '@monitor/contracts';
 import { DataSource, In } from 'typeorm';
 import { Clock } from '../core/clock/clock';
@@ -111,8 +111,12 @@ export class MaintenanceService implements OnModuleInit {
   }
 
   async remove(id: number): Promise<void> {
-    const result = await this.dataSource.getRepository(MaintenanceWindowEntity).delete({ id });
-    if (!result.affected) throw new NotFoundError(`no maintenance window with id ${id}`);
+    const repo = this.dataSource.getRepository(MaintenanceWindowEntity);
+    const window = await repo.findOneBy({ id });
+    if (!window) throw new NotFoundError(`no maintenance window with id ${id}`);
+    if (window.managedBy)
+      throw new ConflictError(`maintenance window "${window.name}" is managed by the configuration file`);
+    await repo.delete({ id });
     await this.reload();
   }
 }

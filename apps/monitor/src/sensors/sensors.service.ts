@@ -111,6 +111,8 @@ export class SensorsService {
   /** PATCH: only `enabled` (pause and resume). */
   async setEnabled(id: number, enabled: boolean): Promise<Sensor> {
     const found = await this.mustFind(id);
+    if (found.sensor.managedBy)
+      throw new ConflictError(`sensor "${found.sensor.name}" is managed by the configuration file`);
     if (found.sensor.enabled !== enabled) {
       await this.dataSource
         .getRepository(SensorEntity)

@@ -15,6 +15,8 @@ import { ExamplesModule } from './examples/examples.module';
 import { SearchModule } from './search/search.module';
 import { SensorsModule } from './sensors/sensors.module';
 import { SettingsModule } from './settings/settings.module';
+import { SitesModule } from './sites/sites.module';
+import { DoctorModule } from './doctor/doctor.module';
 import { UsersModule } from './users/users.module';
 
 @Module({})
@@ -38,6 +40,8 @@ export class AppModule {
         SensorsModule,
         ChannelsModule,
         SearchModule,
+        SitesModule,
+        DoctorModule,
         ExamplesModule,
         DeclaredModule,
         ...(options.imports ?? []),

@@ -9,10 +9,15 @@ import { ApiExceptionFilter } from './core/http/api-exception.filter';
 import { dashboardDirectory, registerDashboard } from './core/http/dashboard';
 import { registerOpenApi } from './core/http/openapi';
 import { registerRequestLog } from './core/http/request-log';
-import { contentSecurityPolicy, registerSecurityHeaders } from './core/http/security-headers';
+import {
+  contentSecurityPolicy,
+  crossOriginImageSources,
+  registerSecurityHeaders,
+} from './core/http/security-headers';
 import { createValidationPipe } from './core/http/validation';
 import type { AppLogger } from './core/logging/logger';
 import { NestLoggerAdapter } from './core/logging/nest-logger.adapter';
+import { MapSettingsService } from './sites/map-settings.service';
 
 /** Default request body cap; endpoints that take more (restore) raise it for themselves. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -51,7 +56,12 @@ export async function createApp(
   );
   const fastify = app.getHttpAdapter().getInstance();
   registerRequestLog(fastify, logger, options.slowRequestMs);
-  registerSecurityHeaders(fastify, () => contentSecurityPolicy());
+  // The map tile origins live in memory (read at init, replaced on every save); a tile origin
+  // equal to the one the request arrived at adds nothing.
+  const map = app.get(MapSettingsService);
+  registerSecurityHeaders(fastify, (request) =>
+    contentSecurityPolicy(crossOriginImageSources(map.tileOrigins(), request)),
+  );
   app.useGlobalFilters(new ApiExceptionFilter());
   app.useGlobalPipes(createValidationPipe());
   await app.register(fastifyCookie);

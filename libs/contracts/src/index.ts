@@ -3,3 +3,4 @@ export * from './auth';
 export * from './sensors';
 export * from './history';
 export * from './examples';
+export * from './sites';

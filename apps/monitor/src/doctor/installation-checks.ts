@@ -1,18 +1,10 @@
 import * as fs from 'node:fs';
+import type { DoctorCheck, DoctorReport } from '@monitor/contracts';
 import Database from 'better-sqlite3';
 import { databasePath } from '../core/database/database-path';
 import { MIGRATION_NAMES } from '../core/database/migrations';
 
-export interface DoctorCheck {
-  name: string;
-  ok: boolean;
-  detail: string;
-}
-
-export interface DoctorReport {
-  ok: boolean;
-  checks: DoctorCheck[];
-}
+export type { DoctorCheck, DoctorReport } from '@monitor/contracts';
 
 /** Free space below which the disk check fails. */
 export const MIN_FREE_BYTES = 100 * 1024 * 1024;
@@ -37,7 +29,8 @@ export function runInstallationChecks({ dataDir, configError }: InstallationChec
   return { ok: checks.every((check) => check.ok), checks };
 }
 
-function checkDataDirectory(dataDir: string): DoctorCheck {
+/** The data directory exists, is a directory and is writable. */
+export function checkDataDirectory(dataDir: string): DoctorCheck {
   const name = 'data_directory';
   try {
     if (!fs.statSync(dataDir).isDirectory())
@@ -64,12 +57,7 @@ function checkDatabase(dataDir: string): DoctorCheck[] {
   let db: Database.Database | undefined;
   try {
     db = openReadOnly(file);
-    const integrity = db.pragma('quick_check', { simple: true });
-    const database: DoctorCheck =
-      integrity === 'ok'
-        ? { name: 'database', ok: true, detail: `${file} opens and passes quick_check` }
-        : { name: 'database', ok: false, detail: `quick_check reports: ${String(integrity)}` };
-    return [database, checkMigrations(db)];
+    return inspectDatabase(db, file);
   } catch (error) {
     const detail = `${file} cannot be opened: ${(error as Error).message}`;
     return [
@@ -79,6 +67,19 @@ function checkDatabase(dataDir: string): DoctorCheck[] {
   } finally {
     db?.close();
   }
+}
+
+/**
+ * The `database` (quick_check) and `migrations` checks over an open connection: the CLI's own
+ * read-only one, or the running server's. Both only read.
+ */
+export function inspectDatabase(db: Database.Database, file: string): DoctorCheck[] {
+  const integrity = db.pragma('quick_check', { simple: true });
+  const database: DoctorCheck =
+    integrity === 'ok'
+      ? { name: 'database', ok: true, detail: `${file} opens and passes quick_check` }
+      : { name: 'database', ok: false, detail: `quick_check reports: ${String(integrity)}` };
+  return [database, checkMigrations(db)];
 }
 
 function openReadOnly(file: string): Database.Database {
@@ -109,7 +110,8 @@ function checkMigrations(db: Database.Database): DoctorCheck {
   return { name, ok: true, detail: `${applied.length} applied, none pending` };
 }
 
-function checkDisk(dataDir: string): DoctorCheck {
+/** Free space on the data directory's file system. */
+export function checkDisk(dataDir: string): DoctorCheck {
   const name = 'disk';
   try {
     const stats = fs.statfsSync(fs.existsSync(dataDir) ? dataDir : '.');

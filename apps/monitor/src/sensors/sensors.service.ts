@@ -11,6 +11,7 @@ import { runProbe, SchedulerService } from '../scheduler/scheduler.service';
 import type { SensorDefinition } from '../scheduler/runtime-entry';
 import { resultView, SensorRuntimeService } from '../scheduler/sensor-runtime.service';
 import { SiteEntity } from '../sites/site.entity';
+import { SitesService } from '../sites/sites.service';
 import type { SensorInputDto } from './dto/sensor.dto';
 import { mergeDraft, SensorDraft } from './sensor-input';
 import { SensorChannelEntity } from './sensor-channel.entity';
@@ -30,6 +31,7 @@ export class SensorsService {
     private readonly events: EventBus,
     private readonly maintenance: MaintenanceService,
     private readonly clock: Clock,
+    private readonly siteList: SitesService,
   ) {}
 
   async list(): Promise<Sensor[]> {
@@ -170,12 +172,8 @@ export class SensorsService {
     for (const id of unique) this.events.emit('sensor', { id, action: 'updated' });
   }
 
-  async sites(): Promise<Site[]> {
-    const rows = (await this.dataSource.query(
-      `SELECT s.name, s.kind, s.lat, s.lon, (SELECT count(*) FROM sensors WHERE site_id = s.id) AS sensor_count
-       FROM sites s ORDER BY s.name`,
-    )) as Site[];
-    return rows;
+  sites(): Promise<Site[]> {
+    return this.siteList.list();
   }
 
   private async mustFind(id: number) {

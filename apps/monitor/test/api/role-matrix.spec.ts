@@ -68,6 +68,12 @@ const ROUTE_ACCESS: Record<string, Access> = {
   'DELETE /api/channels/:id': 'admin',
   'POST /api/channels/test': 'admin',
   'POST /api/channels/:id/test': 'admin',
+  'GET /api/sites': 'viewer',
+  'POST /api/sites': 'admin',
+  'PUT /api/sites/:name': 'admin',
+  'DELETE /api/sites/:name': 'admin',
+  'PUT /api/map': 'admin',
+  'POST /api/doctor': 'operator',
 };
 
 interface DiscoveredRoute {

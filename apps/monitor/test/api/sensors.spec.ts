@@ -270,16 +270,23 @@ describe('sensors: definitions (create, read, update)', () => {
   });
 
   it('the list follows every change at once, including a deleted channel leaving its sensors', async () => {
+    await sql(
+      t,
+      `INSERT INTO channels (name, type, created_at, updated_at) VALUES ('short-lived','webhook',0,0)`,
+    );
+    const [{ id: temporary }] = await sql<{ id: number }>(
+      t,
+      `SELECT id FROM channels WHERE name = 'short-lived'`,
+    );
+    const sensor = await createSensor(t, admin, { ...minimal('listed'), channels: [temporary] });
     const listed = async () =>
-      (await call<Sensor[]>(t, 'GET', '/api/sensors', undefined, admin)).body.map((s) => [
-        s.name,
-        s.channels,
-      ]);
-    const sensor = await createSensor(t, admin, { ...minimal('listed'), channels: [channelId] });
-    expect(await listed()).toEqual([['listed', [channelId]]]);
+      (await call<Sensor[]>(t, 'GET', '/api/sensors', undefined, admin)).body
+        .filter((s) => s.id === sensor.id)
+        .map((s) => [s.name, s.channels]);
+    expect(await listed()).toEqual([['listed', [temporary]]]);
     await call(t, 'PUT', `/api/sensors/${sensor.id}`, { name: 'renamed' }, admin);
-    expect(await listed()).toEqual([['renamed', [channelId]]]);
-    expect((await call(t, 'DELETE', `/api/channels/${channelId}`, undefined, admin)).status).toBe(200);
+    expect(await listed()).toEqual([['renamed', [temporary]]]);
+    expect((await call(t, 'DELETE', `/api/channels/${temporary}`, undefined, admin)).status).toBe(200);
     expect(await listed()).toEqual([['renamed', []]]);
     await call(t, 'DELETE', `/api/sensors/${sensor.id}`, undefined, admin);
     expect(await listed()).toEqual([]);

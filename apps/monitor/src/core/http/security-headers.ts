@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /**
  * The dashboard's Content-Security-Policy. It names no third party unless a map tile origin is
@@ -19,11 +19,36 @@ export function contentSecurityPolicy(extraImageOrigins: readonly string[] = [])
   ].join('; ');
 }
 
-/** Headers every response carries. `policy` is read per request so a saved setting applies at once. */
-export function registerSecurityHeaders(fastify: FastifyInstance, policy: () => string): void {
-  fastify.addHook('onRequest', (_request, reply, done) => {
+/**
+ * The origin a request arrived at: its scheme (X-Forwarded-Proto when proxies are trusted) and
+ * its Host header. Null when the Host header does not make an origin.
+ */
+export function requestOrigin(request: Pick<FastifyRequest, 'protocol' | 'host'>): string | null {
+  try {
+    return new URL(`${request.protocol}://${request.host}`).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** The image origins a response must add to its policy: the given ones other than the request's own. */
+export function crossOriginImageSources(
+  origins: readonly string[],
+  request: Pick<FastifyRequest, 'protocol' | 'host'>,
+): string[] {
+  if (origins.length === 0) return [];
+  const own = requestOrigin(request);
+  return origins.filter((origin) => origin !== own);
+}
+
+/** Headers every response carries. `policy` is computed per request so a saved setting applies at once. */
+export function registerSecurityHeaders(
+  fastify: FastifyInstance,
+  policy: (request: FastifyRequest) => string,
+): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
     void reply.headers({
-      'content-security-policy': policy(),
+      'content-security-policy': policy(request),
       'x-content-type-options': 'nosniff',
       'x-frame-options': 'DENY',
       'referrer-policy': 'same-origin',

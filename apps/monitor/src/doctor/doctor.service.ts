@@ -1,0 +1,141 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { timeoutMs } from '@monitor/probes';
+import { DataSource } from 'typeorm';
+import { Clock } from '../core/clock/clock';
+import { MONITOR_CONFIG } from '../core/config/config.tokens';
+import type { MonitorConfig } from '../core/config/monitor-config';
+import { databasePath } from '../core/database/database-path';
+import { sqliteHandle } from '../core/database/sqlite-handle';
+import { SchedulerService } from '../scheduler/scheduler.service';
+import { SensorRuntimeService } from '../scheduler/sensor-runtime.service';
+import { SensorsRepository } from '../sensors/sensors.repository';
+import {
+  checkDataDirectory,
+  checkDisk,
+  inspectDatabase,
+  type DoctorCheck,
+  type DoctorReport,
+} from './installation-checks';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Overdue sensors named in the scheduler check's detail; the rest are counted. */
+const NAMED_AT_MOST = 5;
+
+/** What the scheduler check needs to know of one enabled sensor. */
+export interface SensorTiming {
+  name: string;
+  interval: number;
+  options: Record<string, unknown>;
+  lastCheckedAt: number | null;
+  /** Since when the sensor has been due to run: its last definition change, or the process start if later. */
+  dueSince: number;
+}
+
+/**
+ * Enabled sensors not checked for longer than twice their interval plus their time-out (or, never
+ * checked, due to run for longer than that) are overdue.
+ */
+export function schedulerCheck(sensors: SensorTiming[], now: number, started: boolean): DoctorCheck {
+  const overdue = sensors
+    .filter((s) => {
+      const limit = 2 * s.interval * 1000 + timeoutMs(s.options, s.interval);
+      return now - Math.max(s.lastCheckedAt ?? Number.NEGATIVE_INFINITY, s.dueSince) > limit;
+    })
+    .map((s) => s.name);
+  const state = started ? 'running' : 'not started (probes run only on demand)';
+  const enabled = `${sensors.length} enabled sensor${sensors.length === 1 ? '' : 's'}`;
+  if (overdue.length === 0)
+    return { name: 'scheduler', ok: true, detail: `${state}; ${enabled}, none overdue` };
+  const named = overdue.slice(0, NAMED_AT_MOST).map((name) => `"${name}"`);
+  const more = overdue.length - named.length;
+  return {
+    name: 'scheduler',
+    ok: false,
+    detail:
+      `${state}; ${overdue.length} of ${enabled} overdue (not checked for over twice the interval ` +
+      `plus the time-out): ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
+  };
+}
+
+/** Channels whose latest delivery failed within the last 24 hours. */
+export function deliveryCheck(failing: { name: string; last_error: string }[]): DoctorCheck {
+  if (failing.length === 0)
+    return { name: 'delivery', ok: true, detail: 'no channel failed to deliver in the last 24 hours' };
+  const list = failing.map((c) => `"${c.name}" (${c.last_error.slice(0, 120)})`).join(', ');
+  const count = failing.length === 1 ? '1 channel' : `${failing.length} channels`;
+  return { name: 'delivery', ok: false, detail: `${count} failed to deliver in the last 24 hours: ${list}` };
+}
+
+/**
+ * POST /api/doctor: the CLI doctor's read-only checks that make sense for a running server, plus
+ * the scheduler and alert delivery. It reads only: no write, no probe, no alert.
+ */
+@Injectable()
+export class DoctorService {
+  /** The process start, as the clock saw it: before it no sensor can have been due. */
+  private readonly startedAt: number;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly runtime: SensorRuntimeService,
+    private readonly scheduler: SchedulerService,
+    private readonly sensors: SensorsRepository,
+    private readonly clock: Clock,
+    @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
+  ) {
+    this.startedAt = clock.now();
+  }
+
+  async run(): Promise<DoctorReport> {
+    const dataDir = this.config.data_dir;
+    const checks: DoctorCheck[] = [
+      checkDataDirectory(dataDir),
+      ...this.database(dataDir),
+      checkDisk(dataDir),
+      await this.scheduling(),
+      await this.delivery(),
+    ];
+    return { ok: checks.every((check) => check.ok), checks };
+  }
+
+  private database(dataDir: string): DoctorCheck[] {
+    const file = databasePath(dataDir);
+    try {
+      return inspectDatabase(sqliteHandle(this.dataSource), file);
+    } catch (error) {
+      const detail = `${file} cannot be read: ${(error as Error).message}`;
+      return [
+        { name: 'database', ok: false, detail },
+        { name: 'migrations', ok: false, detail: 'no database to inspect' },
+      ];
+    }
+  }
+
+  private async scheduling(): Promise<DoctorCheck> {
+    const { sensors } = await this.sensors.all();
+    const changedAt = new Map(sensors.map((s) => [s.id, Math.max(s.createdAt, s.updatedAt)]));
+    const timings: SensorTiming[] = [];
+    for (const entry of this.runtime.all()) {
+      const { definition } = entry;
+      if (!definition.enabled) continue;
+      timings.push({
+        name: definition.name,
+        interval: definition.interval,
+        options: definition.options,
+        lastCheckedAt: entry.lastCheckedAt,
+        dueSince: Math.max(this.startedAt, changedAt.get(definition.id) ?? this.startedAt),
+      });
+    }
+    return schedulerCheck(timings, this.clock.now(), this.scheduler.isStarted);
+  }
+
+  private async delivery(): Promise<DoctorCheck> {
+    const failing = (await this.dataSource.query(
+      `SELECT name, last_error FROM channels
+       WHERE last_error != '' AND last_error_at IS NOT NULL AND last_error_at >= ?
+       ORDER BY name, id`,
+      [this.clock.now() - DAY_MS],
+    )) as { name: string; last_error: string }[];
+    return deliveryCheck(failing);
+  }
+}

@@ -1,0 +1,15 @@
+import type { DoctorCheck, DoctorReport } from '@monitor/contracts';
+
+export class DoctorCheckDto implements DoctorCheck {
+  /** data_directory, database, migrations, disk, scheduler or delivery. */
+  name!: string;
+  ok!: boolean;
+  /** What was found, for a human. */
+  detail!: string;
+}
+
+export class DoctorReportDto implements DoctorReport {
+  /** True when every check passed. */
+  ok!: boolean;
+  checks!: DoctorCheckDto[];
+}

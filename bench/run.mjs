@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { run as delivery } from './delivery.mjs';
 import { run as history } from './history.mjs';
+import { run as live } from './live.mjs';
 import { run as scheduler } from './scheduler.mjs';
 import { run as signin } from './signin.mjs';
 import { run as startup } from './startup.mjs';
@@ -19,6 +20,7 @@ const results = {
   scheduler: await scheduler(),
   delivery: await delivery(),
   history: await history(),
+  live: await live(),
 };
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/latest.json', `${JSON.stringify(results, null, 2)}\n`);

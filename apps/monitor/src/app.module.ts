@@ -9,6 +9,7 @@ import { AuthModule } from './auth/auth.module';
 import { ChannelsModule } from './channels/channels.module';
 import { HealthModule } from './health/health.module';
 import { IncidentsModule } from './incidents/incidents.module';
+import { LiveModule } from './live/live.module';
 import { SchedulerModule } from './scheduler/scheduler.module';
 import { DeclaredModule } from './declared/declared.module';
 import { ExamplesModule } from './examples/examples.module';
@@ -40,6 +41,7 @@ export class AppModule {
         SensorsModule,
         ChannelsModule,
         SearchModule,
+        LiveModule,
         SitesModule,
         DoctorModule,
         ExamplesModule,

@@ -4,3 +4,4 @@ export * from './sensors';
 export * from './history';
 export * from './examples';
 export * from './sites';
+export * from './live';

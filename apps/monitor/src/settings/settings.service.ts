@@ -9,6 +9,7 @@ import { buildInfo } from '../core/build-info';
 import { Clock } from '../core/clock/clock';
 import { isoOrNull } from '../core/clock/iso';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
+import { EventBus } from '../core/events/event-bus';
 import type { MonitorConfig } from '../core/config/monitor-config';
 import { databasePath } from '../core/database/database-path';
 import { HistoryStats } from '../history/history-stats';
@@ -27,6 +28,7 @@ export class SettingsService {
     private readonly history: HistoryStats,
     private readonly clock: Clock,
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
+    private readonly events: EventBus,
   ) {}
 
   async sessionInfo(principal: Principal | undefined): Promise<SessionInfo> {
@@ -80,6 +82,7 @@ export class SettingsService {
     await this.dataSource
       .getRepository(UserEntity)
       .update({ id: user.id }, { ui, updatedAt: this.clock.now() });
+    this.events.emit('settings', {});
     return uiSettingsOf({ ...user, ui } as UserEntity);
   }
 

@@ -46,6 +46,7 @@ const ROUTE_ACCESS: Record<string, Access> = {
   'POST /api/sensors/:id/ack': 'operator',
   'PUT /api/sensor-order': 'admin',
   'GET /api/summary': 'viewer',
+  'GET /api/events': 'viewer',
   'GET /api/sensors/:id/results': 'viewer',
   'GET /api/sensors/:id/series': 'viewer',
   'GET /api/sensors/:id/uptime': 'viewer',

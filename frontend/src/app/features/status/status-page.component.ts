@@ -1,7 +1,7 @@
 import { DatePipe } from '@angular/common';
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { RouterLink } from '@angular/router';
-import type { HealthStatus, Sensor } from '@monitor/contracts';
+import type { HealthStatus } from '@monitor/contracts';
 
 import { ApiClient } from '../../core/api/api-client.service';
 import { loadable } from '../../core/api/loadable';
@@ -9,13 +9,27 @@ import { CLOCK } from '../../core/browser/clock';
 import { formatDuration, isoDuration } from '../../shared/format/duration';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
+import type { LiveConnectionState } from '../../core/live/live-events.service';
 import { STATUS_DISPLAY } from '../sensor-detail/sensor-status';
+import { StatusSensorsStore } from './status-sensors.store';
 
-/** `/`: the health of the monitor service itself, from `GET /healthz`. */
+const LIVE_LABELS: Readonly<Record<LiveConnectionState | 'disabled', string>> = {
+  disabled: 'Live updates are off: the list is refreshed every minute',
+  off: 'Live updates are starting…',
+  connecting: 'Connecting to live updates…',
+  open: 'Live updates on',
+  retrying: 'Live updates interrupted: reconnecting…',
+};
+
+/**
+ * `/`: the health of the monitor service itself, from `GET /healthz`, and the sensors with their
+ * status, kept current by the live event stream (see {@link StatusSensorsStore}).
+ */
 @Component({
   selector: 'app-status-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [DatePipe, RouterLink, ErrorAlertComponent, LoadingIndicatorComponent],
+  providers: [StatusSensorsStore],
   template: `
     <div class="page-heading">
       <h1>Status</h1>
@@ -63,30 +77,72 @@ import { STATUS_DISPLAY } from '../sensor-detail/sensor-status';
     }
 
     <section class="panel sensors" aria-labelledby="sensors-heading">
-      <h2 id="sensors-heading">Sensors</h2>
+      <div class="sensors-heading">
+        <h2 id="sensors-heading">Sensors</h2>
+        <p class="live-state" data-testid="live-state" [attr.data-state]="liveState()">
+          {{ liveLabel() }}
+        </p>
+      </div>
+      <p class="visually-hidden" role="status" data-testid="status-announcement">
+        {{ sensors.announcement() }}
+      </p>
       @if (sensors.error(); as error) {
         <app-error-alert
-          heading="The sensors could not be loaded"
+          [heading]="
+            sensors.rows() ? 'The sensors could not be refreshed' : 'The sensors could not be loaded'
+          "
           [message]="error.message"
-          (retry)="sensors.reload()"
+          (retry)="sensors.refresh()"
         />
-      } @else if (sensors.value(); as list) {
-        @if (list.length === 0) {
+      }
+      @if (sensors.rows(); as rows) {
+        @if (rows.length === 0) {
           <p class="checked">No sensors yet.</p>
         } @else {
           <ul class="sensor-list" data-testid="sensor-list">
-            @for (sensor of list; track sensor.id) {
-              <li>
-                <a [routerLink]="['/sensors', sensor.id]">{{ sensor.name }}</a>
-                <span class="sensor-status" [attr.data-status]="sensor.status">
-                  <span aria-hidden="true">{{ statusDisplay[sensor.status].symbol }} </span>
-                  {{ statusDisplay[sensor.status].label }}
-                </span>
+            @for (row of rows; track row.id) {
+              @let sensor = row.sensor();
+              <li
+                [class.changed]="row.changed()"
+                [attr.data-testid]="'sensor-row-' + sensor.id"
+                [attr.data-changed]="row.changed() ? 'true' : null"
+              >
+                <div class="sensor-line">
+                  <a [routerLink]="['/sensors', sensor.id]">{{ sensor.name }}</a>
+                  <span
+                    class="sensor-status"
+                    [attr.data-status]="sensor.status"
+                    data-testid="sensor-row-status"
+                  >
+                    <span class="status-symbol" aria-hidden="true">{{
+                      statusDisplay[sensor.status].symbol
+                    }}</span>
+                    {{ statusDisplay[sensor.status].label }}
+                  </span>
+                </div>
+                <div class="sensor-facts">
+                  <span class="sensor-message" data-testid="sensor-row-message">{{
+                    sensor.message || '—'
+                  }}</span>
+                  @if (sensor.latency_ms !== null) {
+                    <span data-testid="sensor-row-latency">{{ latency(sensor.latency_ms) }}</span>
+                  }
+                  @if (sensor.last_checked_at; as checked) {
+                    <span>
+                      checked
+                      <time [attr.datetime]="checked" data-testid="sensor-row-checked">{{
+                        checked | date: 'HH:mm:ss'
+                      }}</time>
+                    </span>
+                  } @else {
+                    <span>not checked yet</span>
+                  }
+                </div>
               </li>
             }
           </ul>
         }
-      } @else {
+      } @else if (!sensors.error()) {
         <app-loading-indicator label="Loading the sensors…" />
       }
     </section>
@@ -125,6 +181,21 @@ import { STATUS_DISPLAY } from '../sensor-detail/sensor-status';
     .sensors {
       margin-block-start: 1.25rem;
     }
+    .sensors-heading {
+      display: flex;
+      flex-wrap: wrap;
+      align-items: baseline;
+      justify-content: space-between;
+      gap: 0.25rem 1rem;
+    }
+    .sensors-heading h2 {
+      margin: 0;
+    }
+    .live-state {
+      margin: 0;
+      color: var(--text-muted);
+      font-size: 0.9rem;
+    }
     .sensor-list {
       display: grid;
       gap: 0.4rem;
@@ -133,16 +204,51 @@ import { STATUS_DISPLAY } from '../sensor-detail/sensor-status';
       list-style: none;
     }
     .sensor-list li {
+      display: grid;
+      gap: 0.15rem;
+      padding: 0.35rem 0.5rem;
+      border-block-end: 1px solid var(--border);
+      border-radius: var(--radius);
+      outline: 2px solid transparent;
+      overflow-wrap: anywhere;
+      transition:
+        background-color 0.4s ease,
+        outline-color 0.4s ease;
+    }
+    /* A status just changed: outlined and tinted for a moment (the text says what it is now). */
+    .sensor-list li.changed {
+      outline-color: var(--accent);
+      background: var(--hover);
+    }
+    .sensor-line {
       display: flex;
       flex-wrap: wrap;
       justify-content: space-between;
       gap: 0.25rem 1rem;
-      padding-block: 0.35rem;
-      border-block-end: 1px solid var(--border);
-      overflow-wrap: anywhere;
     }
     .sensor-status {
+      font-weight: 600;
+    }
+    .status-symbol {
+      display: inline-block;
+      min-inline-size: 1.1em;
+      text-align: center;
+    }
+    .sensor-status[data-status='up'] .status-symbol {
+      color: var(--success);
+    }
+    .sensor-status[data-status='down'] .status-symbol {
+      color: var(--danger);
+    }
+    .sensor-facts {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 0.1rem 1rem;
       color: var(--text-muted);
+      font-size: 0.88rem;
+    }
+    .sensor-message {
+      flex: 1 1 12rem;
     }
   `,
 })
@@ -151,8 +257,13 @@ export class StatusPageComponent {
   private readonly now = inject(CLOCK);
 
   protected readonly health = loadable(() => this.check());
-  protected readonly sensors = loadable(() => this.api.get<Sensor[]>('/api/sensors'));
+  protected readonly sensors = inject(StatusSensorsStore);
   protected readonly statusDisplay = STATUS_DISPLAY;
+
+  protected readonly liveState = computed(() =>
+    this.sensors.liveEnabled() ? this.sensors.liveState() : 'disabled',
+  );
+  protected readonly liveLabel = computed(() => LIVE_LABELS[this.liveState()]);
 
   protected readonly view = computed(() => {
     const checked = this.health.value();
@@ -173,7 +284,11 @@ export class StatusPageComponent {
 
   protected refresh(): void {
     this.health.reload();
-    this.sensors.reload();
+    this.sensors.refresh();
+  }
+
+  protected latency(ms: number): string {
+    return `${ms >= 100 ? Math.round(ms) : Math.round(ms * 10) / 10} ms`;
   }
 
   private async check(): Promise<{ health: HealthStatus; checkedAt: Date }> {

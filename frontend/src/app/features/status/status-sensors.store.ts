@@ -1,0 +1,170 @@
+import { DestroyRef, Injectable, type Signal, type WritableSignal, inject, signal } from '@angular/core';
+import type { LiveEventPayloads, Sensor, Summary } from '@monitor/contracts';
+
+import { ApiClient } from '../../core/api/api-client.service';
+import { ApiCallError } from '../../core/api/api-call-error';
+import { LiveEvents } from '../../core/live/live-events.service';
+import { STATUS_DISPLAY } from '../sensor-detail/sensor-status';
+
+/** How long a card stays marked after its status changed. */
+export const CHANGE_MARK_MS = 2_000;
+/** The summary is refetched this often whatever the stream does. */
+export const SUMMARY_POLL_MS = 60_000;
+/** Events asking for a refetch within this time cause one refetch. */
+const REFETCH_COALESCE_MS = 250;
+
+/** One sensor of the list: patched in place, so only its own row is redrawn. */
+export interface SensorRow {
+  readonly id: number;
+  readonly sensor: Signal<Sensor>;
+  /** True for a moment after the status changed. */
+  readonly changed: Signal<boolean>;
+}
+
+interface MutableRow extends SensorRow {
+  readonly sensor: WritableSignal<Sensor>;
+  readonly changed: WritableSignal<boolean>;
+  markTimer?: ReturnType<typeof setTimeout>;
+}
+
+const after = (a: string, b: string | null): boolean => b === null || Date.parse(a) >= Date.parse(b);
+
+/**
+ * The status page's sensor list: `GET /api/summary`, kept current by the live stream. `result` and
+ * `status` events patch one sensor in place; `sensor`, `channel` and `settings` events and every
+ * (re)connection refetch the summary; and it is refetched every minute in any case, which is all
+ * that happens when live updates are off.
+ */
+@Injectable()
+export class StatusSensorsStore {
+  private readonly api = inject(ApiClient);
+  private readonly live = inject(LiveEvents);
+
+  private readonly list = signal<MutableRow[] | undefined>(undefined);
+  private readonly failure = signal<ApiCallError | undefined>(undefined);
+  private readonly busy = signal(false);
+  private readonly said = signal('');
+  private readonly byId = new Map<number, MutableRow>();
+  private generation = 0;
+  private refetchTimer: ReturnType<typeof setTimeout> | undefined;
+  private destroyed = false;
+
+  /** The sensors, in the summary's order; undefined until the first answer. */
+  readonly rows: Signal<SensorRow[] | undefined> = this.list.asReadonly();
+  readonly error = this.failure.asReadonly();
+  readonly loading = this.busy.asReadonly();
+  /** The latest status change in words, for a polite live region. */
+  readonly announcement = this.said.asReadonly();
+  readonly liveState = this.live.state;
+  readonly liveEnabled = this.live.enabled;
+
+  constructor() {
+    const destroyRef = inject(DestroyRef);
+    this.live.retain(destroyRef);
+    const subscriptions = [
+      this.live.on('result').subscribe((event) => this.applyResult(event)),
+      this.live.on('status').subscribe((event) => this.applyStatus(event)),
+      this.live.on('incident').subscribe((event) => this.applyIncident(event)),
+      this.live.on('sensor').subscribe(() => this.refetchSoon()),
+      this.live.on('channel').subscribe(() => this.refetchSoon()),
+      this.live.on('settings').subscribe(() => this.refetchSoon()),
+      this.live.connected$.subscribe(() => this.refresh()),
+    ];
+    const poll = setInterval(() => this.refresh(), SUMMARY_POLL_MS);
+    destroyRef.onDestroy(() => {
+      this.destroyed = true;
+      this.generation++;
+      clearInterval(poll);
+      clearTimeout(this.refetchTimer);
+      for (const subscription of subscriptions) subscription.unsubscribe();
+      for (const row of this.byId.values()) clearTimeout(row.markTimer);
+    });
+    this.refresh();
+  }
+
+  /** Fetches the summary now; an answer to an earlier fetch that arrives later is ignored. */
+  refresh(): void {
+    clearTimeout(this.refetchTimer);
+    this.refetchTimer = undefined;
+    const generation = ++this.generation;
+    this.busy.set(true);
+    this.api.get<Summary>('/api/summary').then(
+      (summary) => {
+        if (generation !== this.generation) return;
+        this.replace(summary.sensors);
+        this.failure.set(undefined);
+        this.busy.set(false);
+      },
+      (failure: unknown) => {
+        if (generation !== this.generation) return;
+        this.failure.set(ApiCallError.from(failure));
+        this.busy.set(false);
+      },
+    );
+  }
+
+  private refetchSoon(): void {
+    if (this.refetchTimer !== undefined || this.destroyed) return;
+    this.refetchTimer = setTimeout(() => this.refresh(), REFETCH_COALESCE_MS);
+  }
+
+  /** Takes a fresh list, keeping each known sensor's row (and its mark). */
+  private replace(sensors: Sensor[]): void {
+    const seen = new Set<number>();
+    const rows = sensors.map((sensor) => {
+      seen.add(sensor.id);
+      const known = this.byId.get(sensor.id);
+      if (known) {
+        known.sensor.set(sensor);
+        return known;
+      }
+      const row: MutableRow = { id: sensor.id, sensor: signal(sensor), changed: signal(false) };
+      this.byId.set(sensor.id, row);
+      return row;
+    });
+    for (const [id, row] of this.byId) {
+      if (seen.has(id)) continue;
+      clearTimeout(row.markTimer);
+      this.byId.delete(id);
+    }
+    this.list.set(rows);
+  }
+
+  private applyResult({ sensor_id, result }: LiveEventPayloads['result']): void {
+    const row = this.byId.get(sensor_id);
+    if (!row) return;
+    row.sensor.update((sensor) =>
+      after(result.ts, sensor.last_checked_at)
+        ? { ...sensor, message: result.message, latency_ms: result.latency_ms, last_checked_at: result.ts }
+        : sensor,
+    );
+  }
+
+  private applyStatus({ sensor_id, status, result }: LiveEventPayloads['status']): void {
+    const row = this.byId.get(sensor_id);
+    if (!row) return;
+    const before = row.sensor().status;
+    row.sensor.update((sensor) => ({
+      ...sensor,
+      status,
+      ...(after(result.ts, sensor.last_checked_at)
+        ? { message: result.message, last_checked_at: result.ts }
+        : {}),
+    }));
+    if (before === status) return;
+    this.said.set(`${row.sensor().name} is now ${STATUS_DISPLAY[status].label.toLowerCase()}.`);
+    clearTimeout(row.markTimer);
+    row.changed.set(true);
+    row.markTimer = setTimeout(() => row.changed.set(false), CHANGE_MARK_MS);
+  }
+
+  private applyIncident({ sensor_id, incident }: LiveEventPayloads['incident']): void {
+    const row = this.byId.get(sensor_id);
+    if (!row) return;
+    const open = incident.resolved_at === undefined;
+    row.sensor.update((sensor) => {
+      if (open) return { ...sensor, incident_id: incident.id };
+      return sensor.incident_id === incident.id ? { ...sensor, incident_id: null } : sensor;
+    });
+  }
+}

@@ -1,6 +1,7 @@
 // npm run bench: every benchmark in turn, against the built server (npm run build first).
 // Prints one line per figure and writes bench/results/latest.json.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { run as backup } from './backup.mjs';
 import { run as delivery } from './delivery.mjs';
 import { run as history } from './history.mjs';
 import { run as live } from './live.mjs';
@@ -21,6 +22,7 @@ const results = {
   delivery: await delivery(),
   history: await history(),
   live: await live(),
+  backup: await backup(),
 };
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/latest.json', `${JSON.stringify(results, null, 2)}\n`);

@@ -6,6 +6,7 @@ import { CoreModule } from './core/core.module';
 import { DatabaseModule } from './core/database/database.module';
 import type { AppLogger } from './core/logging/logger';
 import { AuthModule } from './auth/auth.module';
+import { BackupModule } from './backup/backup.module';
 import { ChannelsModule } from './channels/channels.module';
 import { HealthModule } from './health/health.module';
 import { IncidentsModule } from './incidents/incidents.module';
@@ -46,6 +47,7 @@ export class AppModule {
         DoctorModule,
         ExamplesModule,
         DeclaredModule,
+        BackupModule,
         ...(options.imports ?? []),
       ],
     };

@@ -3,6 +3,7 @@ import fastifyCookie from '@fastify/cookie';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
+import { registerRestoreBody } from './backup/restore-body';
 import { Clock } from './core/clock/clock';
 import type { MonitorConfig } from './core/config/monitor-config';
 import { ApiExceptionFilter } from './core/http/api-exception.filter';
@@ -56,6 +57,8 @@ export async function createApp(
   );
   const fastify = app.getHttpAdapter().getInstance();
   registerRequestLog(fastify, logger, options.slowRequestMs);
+  // POST /api/restore reads its own body as a stream (up to 64 MiB); before app.init() adds the routes.
+  registerRestoreBody(fastify);
   // The map tile origins live in memory (read at init, replaced on every save); a tile origin
   // equal to the one the request arrived at adds nothing.
   const map = app.get(MapSettingsService);

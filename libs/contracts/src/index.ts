@@ -5,3 +5,4 @@ export * from './history';
 export * from './examples';
 export * from './sites';
 export * from './live';
+export * from './backup';

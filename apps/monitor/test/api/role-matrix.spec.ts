@@ -69,6 +69,8 @@ const ROUTE_ACCESS: Record<string, Access> = {
   'DELETE /api/channels/:id': 'admin',
   'POST /api/channels/test': 'admin',
   'POST /api/channels/:id/test': 'admin',
+  'GET /api/backup': 'admin',
+  'POST /api/restore': 'admin',
   'GET /api/sites': 'viewer',
   'POST /api/sites': 'admin',
   'PUT /api/sites/:name': 'admin',

@@ -68,7 +68,10 @@ export async function startTestApp(
     request: async (p, init) => {
       const response = await fetch(`${url}${p}`, init);
       const type = response.headers.get('content-type') ?? '';
-      if (type.includes('json') || type.startsWith('text/')) bodies.push(await response.clone().text());
+      // A backup download is the one response meant to carry stored secrets.
+      const attachment = (response.headers.get('content-disposition') ?? '').startsWith('attachment');
+      if (!attachment && (type.includes('json') || type.startsWith('text/')))
+        bodies.push(await response.clone().text());
       return response;
     },
     close: async () => {

@@ -1,0 +1,67 @@
+import { Controller, Get, HttpCode, Post, Query, Req, Res, StreamableFile } from '@nestjs/common';
+import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RequireAccess } from '../auth/access.decorator';
+import { rememberFailure } from '../core/http/request-failure';
+import { BackupService } from './backup.service';
+import { BackupQueryDto, RestoreResultDto } from './dto/backup.dto';
+import { isReadable, mediaTypeOf, restoreContentType } from './restore-body';
+import { RestoreService, SafetyCopyError, UnsupportedMediaTypeError } from './restore.service';
+
+/** History backups cover this many days unless the request says otherwise. */
+const DEFAULT_DAYS = '30';
+
+@ApiTags('backup')
+@Controller('api')
+export class BackupController {
+  constructor(
+    private readonly backups: BackupService,
+    private readonly restores: RestoreService,
+  ) {}
+
+  /**
+   * The installation as one JSON document, secrets in clear text: settings, the API key, sites,
+   * channels, sensors and accounts; with scope=history also incidents and hourly and daily rollups.
+   */
+  @Get('backup')
+  @RequireAccess('admin')
+  @ApiProduces('application/json')
+  async backup(
+    @Query() query: BackupQueryDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<StreamableFile> {
+    const { fileName, stream } = await this.backups.open(query.scope ?? 'config', query.days ?? DEFAULT_DAYS);
+    void reply.header('x-content-type-options', 'nosniff').header('cache-control', 'no-store');
+    return new StreamableFile(stream, {
+      type: 'application/json',
+      disposition: `attachment; filename="${fileName}"`,
+    });
+  }
+
+  /**
+   * Replaces every table the document names (the body is the document itself, Content-Type
+   * application/json, at most 64 MiB), after a safety copy of the database.
+   */
+  @Post('restore')
+  @RequireAccess('admin')
+  @HttpCode(200)
+  @ApiOkResponse({ type: RestoreResultDto })
+  async restore(
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<RestoreResultDto> {
+    try {
+      if (mediaTypeOf(restoreContentType(request)) !== 'application/json' || !isReadable(request.body))
+        throw new UnsupportedMediaTypeError(
+          'the backup document must be sent as Content-Type application/json',
+        );
+      const length = Number(request.headers['content-length']);
+      return await this.restores.restore(request.body, Number.isFinite(length) ? length : null);
+    } catch (error) {
+      // The rest of an unread body is not worth reading: close the connection after answering.
+      void reply.header('connection', 'close');
+      if (error instanceof SafetyCopyError) rememberFailure(request, error.message, error.message);
+      throw error;
+    }
+  }
+}

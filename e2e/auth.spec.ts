@@ -127,7 +127,16 @@ describe('Accounts, sign-in, roles and the second factor (built server and dashb
     await page.waitForURL(url('/'));
     await heading('Status').waitFor({ state: 'visible' });
     await expectSignedInAs(ADMIN.username, 'Administrator');
-    expect(await navLabels()).toEqual(['Status', 'Incidents', 'Account', 'Accounts', 'Channels', 'About']);
+    expect(await navLabels()).toEqual([
+      'Status',
+      'Incidents',
+      'Sites',
+      'Account',
+      'Accounts',
+      'Channels',
+      'Administration',
+      'About',
+    ]);
 
     // Signed in, the signed-out pages lead home.
     for (const path of ['/setup', '/sign-in']) {
@@ -279,7 +288,7 @@ describe('Accounts, sign-in, roles and the second factor (built server and dashb
     await submitPassword(VIEWER);
     await page.waitForURL(url('/'));
     await expectSignedInAs(VIEWER.username, 'Viewer');
-    expect(await navLabels()).toEqual(['Status', 'Incidents', 'Account', 'Channels', 'About']);
+    expect(await navLabels()).toEqual(['Status', 'Incidents', 'Sites', 'Account', 'Channels', 'About']);
 
     await page.goto(url('/accounts'));
     await page.waitForURL(url('/'));
@@ -364,7 +373,16 @@ describe('Accounts, sign-in, roles and the second factor (built server and dashb
       await expectSignedInAs('API key', 'Administrator');
       expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
       expect(await page.getByTestId('password-form').count()).toBe(0);
-      expect(await navLabels()).toEqual(['Status', 'Incidents', 'Account', 'Accounts', 'Channels', 'About']);
+      expect(await navLabels()).toEqual([
+        'Status',
+        'Incidents',
+        'Sites',
+        'Account',
+        'Accounts',
+        'Channels',
+        'Administration',
+        'About',
+      ]);
     } finally {
       await browser.context.setExtraHTTPHeaders({});
     }

@@ -13,8 +13,10 @@ export interface NavItem {
 export const MAIN_NAV: readonly NavItem[] = [
   { label: 'Status', path: '/', exact: true },
   { label: 'Incidents', path: '/incidents', exact: false },
+  { label: 'Sites', path: '/sites', exact: false },
   { label: 'Account', path: '/account', exact: false },
   { label: 'Accounts', path: '/accounts', exact: false, minRole: 'admin' },
   { label: 'Channels', path: '/channels', exact: false },
+  { label: 'Administration', path: '/admin', exact: false, minRole: 'operator' },
   { label: 'About', path: '/about', exact: false },
 ];

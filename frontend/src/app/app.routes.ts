@@ -36,6 +36,10 @@ export const APP_ROUTES: Routes = [
         loadChildren: () => import('./features/incidents/incidents.routes').then((m) => m.INCIDENTS_ROUTES),
       },
       {
+        path: 'sites',
+        loadChildren: () => import('./features/sites/sites.routes').then((m) => m.SITES_ROUTES),
+      },
+      {
         path: 'account',
         loadChildren: () => import('./features/account/account.routes').then((m) => m.ACCOUNT_ROUTES),
       },
@@ -47,6 +51,10 @@ export const APP_ROUTES: Routes = [
       {
         path: 'channels',
         loadChildren: () => import('./features/channels/channels.routes').then((m) => m.CHANNELS_ROUTES),
+      },
+      {
+        path: 'admin',
+        loadChildren: () => import('./features/admin/admin.routes').then((m) => m.ADMIN_ROUTES),
       },
       {
         path: 'about',

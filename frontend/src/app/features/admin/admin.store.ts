@@ -1,0 +1,138 @@
+import { DestroyRef, Injectable, inject, signal } from '@angular/core';
+import type { DoctorReport, ExampleCounts } from '@monitor/contracts';
+
+import { ApiClient } from '../../core/api/api-client.service';
+import { ApiCallError } from '../../core/api/api-call-error';
+import type { RestoreResult } from './admin.models';
+
+function describeCounts(counts: ExampleCounts): string {
+  const part = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  return [
+    part(counts.sensors, 'sensor', 'sensors'),
+    part(counts.results, 'result', 'results'),
+    part(counts.incidents, 'incident', 'incidents'),
+    part(counts.sites, 'site', 'sites'),
+  ].join(', ');
+}
+
+/**
+ * The data of `/admin`: sample-data counts and their load and removal, restore, and the doctor.
+ * Provided by the page. Every refusal is kept as the server wrote it, for the section to show.
+ */
+@Injectable()
+export class AdminStore {
+  private readonly api = inject(ApiClient);
+  private destroyed = false;
+
+  private readonly countsState = signal<ExampleCounts | undefined>(undefined);
+  private readonly countsErrorState = signal<ApiCallError | undefined>(undefined);
+  private readonly samplesBusyState = signal(false);
+  private readonly samplesErrorState = signal<string | undefined>(undefined);
+  private readonly samplesStatusState = signal('');
+
+  private readonly restoreBusyState = signal(false);
+  private readonly restoreResultState = signal<RestoreResult | undefined>(undefined);
+  private readonly restoreErrorState = signal<string | undefined>(undefined);
+
+  private readonly doctorBusyState = signal(false);
+  private readonly reportState = signal<DoctorReport | undefined>(undefined);
+  private readonly doctorErrorState = signal<string | undefined>(undefined);
+
+  readonly counts = this.countsState.asReadonly();
+  readonly countsError = this.countsErrorState.asReadonly();
+  readonly samplesBusy = this.samplesBusyState.asReadonly();
+  readonly samplesError = this.samplesErrorState.asReadonly();
+  readonly samplesStatus = this.samplesStatusState.asReadonly();
+
+  readonly restoreBusy = this.restoreBusyState.asReadonly();
+  readonly restoreResult = this.restoreResultState.asReadonly();
+  readonly restoreError = this.restoreErrorState.asReadonly();
+
+  readonly doctorBusy = this.doctorBusyState.asReadonly();
+  readonly report = this.reportState.asReadonly();
+  readonly doctorError = this.doctorErrorState.asReadonly();
+
+  constructor() {
+    inject(DestroyRef).onDestroy(() => (this.destroyed = true));
+  }
+
+  /** How much sample data there is now. */
+  async loadCounts(): Promise<void> {
+    this.countsErrorState.set(undefined);
+    try {
+      const counts = await this.api.get<ExampleCounts>('/api/examples');
+      if (!this.destroyed) this.countsState.set(counts);
+    } catch (failure: unknown) {
+      if (!this.destroyed) this.countsErrorState.set(ApiCallError.from(failure));
+    }
+  }
+
+  loadSamples(): Promise<void> {
+    return this.samples(async () => {
+      const counts = await this.api.post<ExampleCounts>('/api/examples');
+      this.countsState.set(counts);
+      return `The sample data is loaded: ${describeCounts(counts)}.`;
+    });
+  }
+
+  removeSamples(): Promise<void> {
+    return this.samples(async () => {
+      const went = await this.api.delete<ExampleCounts>('/api/examples');
+      await this.loadCounts();
+      return `The sample data was removed: ${describeCounts(went)}.`;
+    });
+  }
+
+  /** Sends a backup file as it is (raw JSON body) and keeps what the server restored. */
+  async restore(file: Blob): Promise<boolean> {
+    if (this.restoreBusyState()) return false;
+    this.restoreBusyState.set(true);
+    this.restoreErrorState.set(undefined);
+    this.restoreResultState.set(undefined);
+    try {
+      // A Blob body is sent byte for byte; its type becomes the Content-Type header.
+      const body = new Blob([file], { type: 'application/json' });
+      const result = await this.api.post<RestoreResult>('/api/restore', body);
+      if (this.destroyed) return true;
+      this.restoreResultState.set(result);
+      this.samplesStatusState.set('');
+      this.samplesErrorState.set(undefined);
+      void this.loadCounts();
+      return true;
+    } catch (failure: unknown) {
+      if (!this.destroyed) this.restoreErrorState.set(ApiCallError.from(failure).message);
+      return false;
+    } finally {
+      this.restoreBusyState.set(false);
+    }
+  }
+
+  async runDoctor(): Promise<void> {
+    if (this.doctorBusyState()) return;
+    this.doctorBusyState.set(true);
+    this.doctorErrorState.set(undefined);
+    try {
+      const report = await this.api.post<DoctorReport>('/api/doctor');
+      if (!this.destroyed) this.reportState.set(report);
+    } catch (failure: unknown) {
+      if (!this.destroyed) this.doctorErrorState.set(ApiCallError.from(failure).message);
+    } finally {
+      this.doctorBusyState.set(false);
+    }
+  }
+
+  private async samples(call: () => Promise<string>): Promise<void> {
+    if (this.samplesBusyState()) return;
+    this.samplesBusyState.set(true);
+    this.samplesErrorState.set(undefined);
+    this.samplesStatusState.set('');
+    try {
+      const status = await call();
+      if (!this.destroyed) this.samplesStatusState.set(status);
+    } catch (failure: unknown) {
+      if (!this.destroyed) this.samplesErrorState.set(ApiCallError.from(failure).message);
+    } finally {
+      this.samplesBusyState.set(false);
+    }
+  }
+}

@@ -1,0 +1,184 @@
+import {
+  ChangeDetectionStrategy,
+  Component,
+  ElementRef,
+  computed,
+  inject,
+  signal,
+  viewChild,
+} from '@angular/core';
+
+import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
+import { AdminStore } from './admin.store';
+
+/**
+ * Restores a backup document: choose the file, confirm in a dialog that it replaces data, then
+ * `POST /api/restore` with the file as the raw JSON body. Shows what each table received, the
+ * safety copy and, when accounts came back, that other sessions may have to sign in again.
+ */
+@Component({
+  selector: 'app-restore-section',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [ErrorAlertComponent],
+  template: `
+    <div class="field">
+      <label for="restore-file">Backup file</label>
+      <input
+        #fileInput
+        id="restore-file"
+        class="input"
+        type="file"
+        accept=".json,application/json"
+        aria-describedby="restore-hint"
+        [disabled]="store.restoreBusy()"
+        (change)="chosen($event)"
+      />
+      <p class="hint" id="restore-hint">
+        A file downloaded with “Download backup”. You confirm before anything is written.
+      </p>
+    </div>
+
+    <dialog #dialog class="dialog" aria-labelledby="restore-dialog-heading" (close)="closed()">
+      <h3 id="restore-dialog-heading">Restore {{ file()?.name }}?</h3>
+      <p>
+        Every table the file contains is <strong>replaced</strong> by its rows: what is there now in those
+        tables is gone. A copy of the database is made first. Tables the file does not mention stay as they
+        are.
+      </p>
+      <p class="buttons">
+        <button type="button" class="button button-primary button-danger" (click)="confirm()">
+          Replace the data
+        </button>
+        <button type="button" class="button" (click)="dialog.close()">Cancel</button>
+      </p>
+    </dialog>
+
+    <p class="status-line" role="status" data-testid="restore-status">{{ progress() }}</p>
+    @if (store.restoreError(); as message) {
+      <app-error-alert heading="The backup was not restored" [message]="message" [retryable]="false" />
+    }
+    @if (store.restoreResult(); as result) {
+      <div class="result" data-testid="restore-result">
+        <table class="counts" data-testid="restore-counts">
+          <caption class="visually-hidden">
+            Rows restored per table
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Table</th>
+              <th scope="col">Rows</th>
+            </tr>
+          </thead>
+          <tbody>
+            @for (row of counts(); track row.table) {
+              <tr>
+                <th scope="row">{{ row.table }}</th>
+                <td>{{ row.rows }}</td>
+              </tr>
+            }
+          </tbody>
+        </table>
+        <p>
+          Safety copy of the database before the restore:
+          <span class="mono" data-testid="restore-safety-copy">{{ result.safety_copy }}</span>
+        </p>
+        @if (result.token_epoch_notice) {
+          <p class="notice" data-testid="restore-epoch-notice">
+            Accounts were restored: people signed in elsewhere may have to sign in again.
+          </p>
+        }
+      </div>
+    }
+  `,
+  styles: `
+    :host {
+      display: grid;
+      grid-template-columns: minmax(0, 1fr);
+      gap: 0.9rem;
+    }
+    .dialog {
+      max-inline-size: min(32rem, calc(100vw - 2rem));
+      padding: 1.25rem;
+      border: 1px solid var(--border-strong);
+      border-radius: var(--radius);
+      background: var(--surface);
+      color: var(--text);
+    }
+    .dialog::backdrop {
+      background: rgb(0 0 0 / 0.45);
+    }
+    .dialog h3 {
+      margin: 0 0 0.5rem;
+      font-size: 1.1rem;
+      overflow-wrap: anywhere;
+    }
+    .result {
+      display: grid;
+      gap: 0.6rem;
+    }
+    .result p {
+      margin: 0;
+      overflow-wrap: anywhere;
+    }
+    .counts {
+      justify-self: start;
+      border-collapse: collapse;
+      min-inline-size: min(100%, 18rem);
+    }
+    .counts th,
+    .counts td {
+      padding: 0.3rem 0.75rem 0.3rem 0;
+      border-block-end: 1px solid var(--border);
+      text-align: start;
+    }
+    .counts td {
+      text-align: end;
+      font-variant-numeric: tabular-nums;
+    }
+    .counts tbody th {
+      font-weight: 500;
+    }
+  `,
+})
+export class RestoreSectionComponent {
+  protected readonly store = inject(AdminStore);
+  private readonly dialogRef = viewChild.required<ElementRef<HTMLDialogElement>>('dialog');
+  private readonly fileInput = viewChild.required<ElementRef<HTMLInputElement>>('fileInput');
+
+  protected readonly file = signal<File | undefined>(undefined);
+  private confirmed = false;
+
+  protected readonly progress = computed(() => {
+    if (this.store.restoreBusy()) return 'Restoring…';
+    return this.store.restoreResult() ? '✓ The backup was restored.' : '';
+  });
+
+  protected readonly counts = computed(() =>
+    Object.entries(this.store.restoreResult()?.counts ?? {}).map(([table, rows]) => ({ table, rows })),
+  );
+
+  protected chosen(event: Event): void {
+    const file = (event.target as HTMLInputElement).files?.[0];
+    if (!file) return;
+    this.file.set(file);
+    this.confirmed = false;
+    this.dialogRef().nativeElement.showModal();
+  }
+
+  protected confirm(): void {
+    this.confirmed = true;
+    this.dialogRef().nativeElement.close();
+  }
+
+  /** The dialog closed (confirmed, cancelled or Escape): restore if confirmed, and forget the file. */
+  protected closed(): void {
+    const file = this.file();
+    const restore = this.confirmed && file !== undefined;
+    this.confirmed = false;
+    this.file.set(undefined);
+    // Choosing the same file again must fire another change event.
+    this.fileInput().nativeElement.value = '';
+    this.fileInput().nativeElement.focus();
+    if (restore) void this.store.restore(file);
+  }
+}

@@ -1,0 +1,170 @@
+import {
+  ChangeDetectionStrategy,
+  Component,
+  DOCUMENT,
+  ElementRef,
+  Injector,
+  inject,
+  input,
+  linkedSignal,
+  signal,
+} from '@angular/core';
+import type { MapSettings } from '@monitor/contracts';
+
+import { ApiCallError } from '../../core/api/api-call-error';
+import { focusAfterRender, inputValue } from '../../shared/forms/form-helpers';
+import { SitesStore } from './sites.store';
+
+/** The origin a tile URL template fetches from ({s} as a); undefined for none or an unusable one. */
+function tileOrigin(template: string): string | undefined {
+  if (template === '') return undefined;
+  try {
+    return new URL(template.replaceAll('{s}', 'a').replace(/\{[zxy]\}/g, '0')).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The installation's map settings (administrators): tile URL, attribution, borders and names.
+ * `PUT /api/map`; the server's refusal is shown as it wrote it.
+ */
+@Component({
+  selector: 'app-map-settings-form',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  template: `
+    <form class="form" novalidate data-testid="map-settings-form" (submit)="save($event)">
+      <div class="field">
+        <label for="map-tile-url">Tile URL</label>
+        <input
+          id="map-tile-url"
+          class="input wide"
+          type="url"
+          autocomplete="off"
+          spellcheck="false"
+          aria-describedby="map-tile-url-hint"
+          [value]="tileUrl()"
+          (input)="tileUrl.set(value($event))"
+        />
+        <p class="hint" id="map-tile-url-hint">
+          Empty: no tiles, only the bundled coastlines, and nothing is fetched from elsewhere. Otherwise an
+          http or https address with {{ '{z}' }}, {{ '{x}' }} and {{ '{y}' }}; {{ '{s}' }} cycles through a, b
+          and c.
+        </p>
+      </div>
+      <div class="field">
+        <label for="map-attribution">Attribution</label>
+        <input
+          id="map-attribution"
+          class="input wide"
+          type="text"
+          autocomplete="off"
+          aria-describedby="map-attribution-hint"
+          [value]="attribution()"
+          (input)="attribution.set(value($event))"
+        />
+        <p class="hint" id="map-attribution-hint">
+          Shown as plain text in the map's corner, for example © OpenStreetMap contributors.
+        </p>
+      </div>
+      <div class="field">
+        <label class="choice">
+          <input
+            id="map-borders"
+            type="checkbox"
+            [checked]="borders()"
+            (change)="borders.set(checked($event))"
+          />
+          <span class="choice-label">Country borders and names</span>
+          <span class="hint">Off: the map draws coastlines only and never loads the border data.</span>
+        </label>
+      </div>
+
+      @if (failure(); as message) {
+        <p class="form-error" id="map-settings-error" role="alert" tabindex="-1">{{ message }}</p>
+      }
+      <p class="status-line" role="status" data-testid="map-settings-status">{{ status() }}</p>
+      <p class="buttons">
+        <button type="submit" class="button button-primary" [disabled]="busy()">Save map settings</button>
+        @if (reloadNeeded()) {
+          <button type="button" class="button" (click)="reloadPage()">Reload the page</button>
+        }
+      </p>
+    </form>
+  `,
+  styles: `
+    .wide {
+      max-inline-size: 40rem;
+    }
+    .form-error {
+      margin: 0;
+      padding: 0.5rem 0.75rem;
+      border: 1px solid var(--danger);
+      border-inline-start: 4px solid var(--danger);
+      border-radius: var(--radius);
+      color: var(--danger);
+      overflow-wrap: anywhere;
+    }
+    .status-line {
+      overflow-wrap: anywhere;
+    }
+  `,
+})
+export class MapSettingsFormComponent {
+  private readonly store = inject(SitesStore);
+  private readonly injector = inject(Injector);
+  private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
+  private readonly document = inject(DOCUMENT);
+
+  readonly settings = input.required<MapSettings>();
+
+  protected readonly tileUrl = linkedSignal(() => this.settings().tile_url);
+  protected readonly attribution = linkedSignal(() => this.settings().attribution);
+  protected readonly borders = linkedSignal(() => this.settings().borders === 'on');
+  protected readonly busy = signal(false);
+  protected readonly failure = signal<string | undefined>(undefined);
+  protected readonly status = signal('');
+  protected readonly reloadNeeded = signal(false);
+
+  protected value(event: Event): string {
+    return inputValue(event);
+  }
+
+  protected checked(event: Event): boolean {
+    return (event.target as HTMLInputElement).checked;
+  }
+
+  protected async save(event: Event): Promise<void> {
+    event.preventDefault();
+    if (this.busy()) return;
+    const before = tileOrigin(this.settings().tile_url);
+    this.busy.set(true);
+    this.failure.set(undefined);
+    this.status.set('');
+    try {
+      const saved = await this.store.saveMap({
+        tile_url: this.tileUrl().trim(),
+        attribution: this.attribution(),
+        borders: this.borders() ? 'on' : 'off',
+      });
+      const after = tileOrigin(saved.tile_url);
+      // The browser reads the page's security policy (which lists the tile server) when it loads.
+      const newOrigin = after !== undefined && after !== before && after !== this.document.location.origin;
+      this.reloadNeeded.set(newOrigin);
+      this.status.set(
+        newOrigin
+          ? `The map settings were saved. Reload the page to let the browser load tiles from ${after}.`
+          : 'The map settings were saved.',
+      );
+    } catch (failure: unknown) {
+      this.failure.set(ApiCallError.from(failure).message);
+      focusAfterRender(this.injector, this.host.nativeElement, '#map-settings-error');
+    } finally {
+      this.busy.set(false);
+    }
+  }
+
+  protected reloadPage(): void {
+    this.document.location.reload();
+  }
+}

@@ -1,0 +1,217 @@
+import {
+  ChangeDetectionStrategy,
+  Component,
+  ElementRef,
+  Injector,
+  computed,
+  inject,
+  input,
+  linkedSignal,
+  output,
+  signal,
+} from '@angular/core';
+import type { SiteDetail, SiteInput, SiteKind } from '@monitor/contracts';
+
+import { ApiCallError } from '../../core/api/api-call-error';
+import { focusAfterRender, inputValue } from '../../shared/forms/form-helpers';
+import { SitesStore } from './sites.store';
+
+export const KIND_LABELS: Readonly<Record<SiteKind, string>> = { local: 'Local', external: 'External' };
+
+/** A coordinate as typed: '' is none; a comma works as the decimal point too. */
+function parseCoordinate(text: string): number | null | 'invalid' {
+  const trimmed = text.trim().replace(',', '.');
+  if (trimmed === '') return null;
+  const value = Number(trimmed);
+  return Number.isFinite(value) ? value : 'invalid';
+}
+
+const coordinateText = (value: number | null) => (value === null ? '' : String(value));
+
+/**
+ * Creates a site (no `site`) or renames, re-kinds and moves one. Only the changed fields are sent;
+ * the server's refusal is shown as it wrote it.
+ */
+@Component({
+  selector: 'app-site-form',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  template: `
+    <form class="form" novalidate [attr.data-testid]="prefix() + '-form'" (submit)="save($event)">
+      <div class="field">
+        <label [for]="prefix() + '-name'">Name</label>
+        <input
+          class="input"
+          type="text"
+          autocomplete="off"
+          maxlength="100"
+          [id]="prefix() + '-name'"
+          [value]="name()"
+          (input)="name.set(value($event))"
+        />
+      </div>
+      <div class="field">
+        <label [for]="prefix() + '-kind'">Kind</label>
+        <select class="select" [id]="prefix() + '-kind'" (change)="setKind($event)">
+          @for (option of kinds(); track option) {
+            <option [value]="option" [selected]="option === kind()">{{ kindLabels[option] }}</option>
+          }
+        </select>
+      </div>
+      <fieldset class="field coordinates" [attr.aria-describedby]="prefix() + '-coords-hint'">
+        <legend>Coordinates</legend>
+        <div class="pair">
+          <div class="field">
+            <label [for]="prefix() + '-lat'">Latitude</label>
+            <input
+              class="input"
+              type="text"
+              inputmode="decimal"
+              autocomplete="off"
+              [id]="prefix() + '-lat'"
+              [value]="lat()"
+              (input)="lat.set(value($event))"
+            />
+          </div>
+          <div class="field">
+            <label [for]="prefix() + '-lon'">Longitude</label>
+            <input
+              class="input"
+              type="text"
+              inputmode="decimal"
+              autocomplete="off"
+              [id]="prefix() + '-lon'"
+              [value]="lon()"
+              (input)="lon.set(value($event))"
+            />
+          </div>
+        </div>
+        <p class="hint" [id]="prefix() + '-coords-hint'">
+          Decimal degrees, both or neither (for example 52.52 and 13.405). A site without coordinates is
+          listed but not drawn on the map.
+        </p>
+      </fieldset>
+
+      @if (failure(); as message) {
+        <p class="form-error" role="alert" tabindex="-1" [id]="prefix() + '-error'">{{ message }}</p>
+      }
+      <p class="buttons">
+        <button type="submit" class="button button-primary" [disabled]="busy()">
+          {{ site() ? 'Save ' + site()?.name : 'Create site' }}
+        </button>
+        @if (site()) {
+          <button type="button" class="button" (click)="cancelled.emit()">Cancel</button>
+        }
+      </p>
+    </form>
+  `,
+  styles: `
+    .coordinates {
+      margin: 0;
+    }
+    .pair {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 0.75rem 1rem;
+    }
+    .pair .field {
+      flex: 1 1 9rem;
+      max-inline-size: 12rem;
+    }
+    .pair label {
+      font-weight: 500;
+    }
+    .form-error {
+      margin: 0;
+      padding: 0.5rem 0.75rem;
+      border: 1px solid var(--danger);
+      border-inline-start: 4px solid var(--danger);
+      border-radius: var(--radius);
+      color: var(--danger);
+      overflow-wrap: anywhere;
+    }
+  `,
+})
+export class SiteFormComponent {
+  private readonly store = inject(SitesStore);
+  private readonly injector = inject(Injector);
+  private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
+
+  /** The site to change; absent to create one. */
+  readonly site = input<SiteDetail>();
+  readonly kinds = input.required<readonly SiteKind[]>();
+  /** Unique on the page: the ids of the controls start with it. */
+  readonly prefix = input.required<string>();
+  readonly saved = output<SiteDetail>();
+  readonly cancelled = output();
+
+  protected readonly kindLabels = KIND_LABELS;
+  protected readonly name = linkedSignal(() => this.site()?.name ?? '');
+  protected readonly kind = linkedSignal<SiteKind>(() => this.site()?.kind ?? 'local');
+  protected readonly lat = linkedSignal(() => coordinateText(this.site()?.lat ?? null));
+  protected readonly lon = linkedSignal(() => coordinateText(this.site()?.lon ?? null));
+  protected readonly busy = signal(false);
+  protected readonly failure = signal<string | undefined>(undefined);
+
+  private readonly editing = computed(() => this.site() !== undefined);
+
+  protected value(event: Event): string {
+    return inputValue(event);
+  }
+
+  protected setKind(event: Event): void {
+    const kind = this.kinds().find((option) => option === inputValue(event));
+    if (kind) this.kind.set(kind);
+  }
+
+  protected async save(event: Event): Promise<void> {
+    event.preventDefault();
+    if (this.busy()) return;
+    const lat = parseCoordinate(this.lat());
+    const lon = parseCoordinate(this.lon());
+    if (lat === 'invalid' || lon === 'invalid') {
+      this.fail(`${lat === 'invalid' ? 'Latitude' : 'Longitude'} must be a number, like 52.52.`);
+      return;
+    }
+    const body = this.body(lat, lon);
+    const site = this.site();
+    if (site && Object.keys(body).length === 0) {
+      this.cancelled.emit();
+      return;
+    }
+    this.busy.set(true);
+    this.failure.set(undefined);
+    try {
+      const result = site ? await this.store.update(site.name, body) : await this.store.create(body);
+      if (!site) {
+        this.name.set('');
+        this.lat.set('');
+        this.lon.set('');
+      }
+      this.saved.emit(result);
+    } catch (failure: unknown) {
+      this.fail(ApiCallError.from(failure).message);
+    } finally {
+      this.busy.set(false);
+    }
+  }
+
+  /** A new site: every field. A change: only what differs (coordinates always as a pair). */
+  private body(lat: number | null, lon: number | null): SiteInput {
+    const name = this.name().trim();
+    const site = this.site();
+    if (!this.editing() || !site) return { name, kind: this.kind(), lat, lon };
+    const body: SiteInput = {};
+    if (name !== site.name) body.name = name;
+    if (this.kind() !== site.kind) body.kind = this.kind();
+    if (lat !== site.lat || lon !== site.lon) {
+      body.lat = lat;
+      body.lon = lon;
+    }
+    return body;
+  }
+
+  private fail(message: string): void {
+    this.failure.set(message);
+    focusAfterRender(this.injector, this.host.nativeElement, `#${this.prefix()}-error`);
+  }
+}

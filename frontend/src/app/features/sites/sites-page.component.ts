@@ -1,0 +1,169 @@
+import {
+  ChangeDetectionStrategy,
+  Component,
+  ElementRef,
+  Injector,
+  computed,
+  inject,
+  signal,
+} from '@angular/core';
+import type { SiteDetail } from '@monitor/contracts';
+
+import { ApiCallError } from '../../core/api/api-call-error';
+import { SessionStore } from '../../core/session/session.store';
+import { focusAfterRender } from '../../shared/forms/form-helpers';
+import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
+import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
+import { MapSettingsFormComponent } from './map-settings-form.component';
+import { KIND_LABELS, SiteFormComponent } from './site-form.component';
+import { SiteMapComponent } from './site-map.component';
+import { SitesStore } from './sites.store';
+
+/** A delete the server refused because the site still has sensors. */
+interface DeleteConflict {
+  readonly name: string;
+  readonly message: string;
+  readonly sensors: number;
+}
+
+/**
+ * `/sites`: where the sensors are. Everyone sees the map and the list; administrators create,
+ * rename, move and delete sites and set the map's tiles and borders. Sites declared in the
+ * configuration file carry a badge and no controls (the server refuses changes to them).
+ */
+@Component({
+  selector: 'app-sites-page',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [
+    ErrorAlertComponent,
+    LoadingIndicatorComponent,
+    MapSettingsFormComponent,
+    SiteFormComponent,
+    SiteMapComponent,
+  ],
+  providers: [SitesStore],
+  templateUrl: './sites-page.component.html',
+  styleUrl: './sites-page.component.css',
+})
+export class SitesPageComponent {
+  protected readonly store = inject(SitesStore);
+  private readonly session = inject(SessionStore);
+  private readonly injector = inject(Injector);
+  private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
+
+  protected readonly isAdmin = this.session.isAdmin;
+  protected readonly kindLabels = KIND_LABELS;
+
+  protected readonly status = signal('');
+  protected readonly editing = signal<string | undefined>(undefined);
+  protected readonly confirmDelete = signal<string | undefined>(undefined);
+  protected readonly conflict = signal<DeleteConflict | undefined>(undefined);
+  protected readonly deleteFailure = signal<string | undefined>(undefined);
+  protected readonly deleting = signal(false);
+
+  /** What the map shows, in words (the map's description). */
+  protected readonly mapSummary = computed(() => {
+    const total = this.store.sites().length;
+    const placed = this.store.placed().length;
+    if (total === 0) return 'No sites yet.';
+    const drawn = placed === 1 ? '1 site is drawn' : `${placed} sites are drawn`;
+    const unplaced = total - placed;
+    const rest =
+      unplaced === 0
+        ? ''
+        : unplaced === 1
+          ? '; 1 site has no coordinates and is only listed'
+          : `; ${unplaced} sites have no coordinates and are only listed`;
+    return `${drawn}${rest}.`;
+  });
+
+  constructor() {
+    void this.store.load();
+  }
+
+  protected coordinates(site: SiteDetail): string {
+    return site.lat === null || site.lon === null ? 'None (not on the map)' : `${site.lat}, ${site.lon}`;
+  }
+
+  protected sensorCount(count: number): string {
+    return count === 1 ? '1 sensor' : `${count} sensors`;
+  }
+
+  protected created(site: SiteDetail): void {
+    this.status.set(`The site ${site.name} was created.`);
+  }
+
+  protected startEdit(site: SiteDetail): void {
+    this.resetDelete();
+    this.editing.set(site.name);
+    this.focus('#edit-site-name');
+  }
+
+  protected saved(before: string, site: SiteDetail): void {
+    this.editing.set(undefined);
+    this.status.set(
+      before === site.name ? `The site ${site.name} was saved.` : `The site ${before} is now ${site.name}.`,
+    );
+    this.focus(`[data-edit="${CSS.escape(site.name)}"]`);
+  }
+
+  protected cancelEdit(site: SiteDetail): void {
+    this.editing.set(undefined);
+    this.focus(`[data-edit="${CSS.escape(site.name)}"]`);
+  }
+
+  protected askDelete(site: SiteDetail): void {
+    this.editing.set(undefined);
+    this.resetDelete();
+    this.confirmDelete.set(site.name);
+    this.focus('#confirm-delete-site');
+  }
+
+  protected cancelDelete(site: SiteDetail): void {
+    this.resetDelete();
+    this.focus(`[data-delete="${CSS.escape(site.name)}"]`);
+  }
+
+  /** Deletes the site; a 409 (it still has sensors) offers deleting it and leaving them without one. */
+  protected async remove(site: SiteDetail, unassign: boolean): Promise<void> {
+    if (this.deleting()) return;
+    this.deleting.set(true);
+    this.deleteFailure.set(undefined);
+    try {
+      await this.store.remove(site.name, unassign);
+      this.resetDelete();
+      this.status.set(
+        unassign
+          ? `The site ${site.name} was deleted; its sensors have no site now.`
+          : `The site ${site.name} was deleted.`,
+      );
+      this.focus('#sites-heading');
+    } catch (failure: unknown) {
+      const error = ApiCallError.from(failure);
+      if (error.status === 409 && !unassign) {
+        this.confirmDelete.set(undefined);
+        this.conflict.set({ name: site.name, message: error.message, sensors: site.sensor_count });
+        this.focus('#confirm-unassign-site');
+      } else {
+        this.deleteFailure.set(error.message);
+      }
+    } finally {
+      this.deleting.set(false);
+    }
+  }
+
+  protected leaveWithoutSite(count: number): string {
+    if (count === 0) return 'its sensors';
+    return count === 1 ? 'its 1 sensor' : `its ${count} sensors`;
+  }
+
+  private resetDelete(): void {
+    this.confirmDelete.set(undefined);
+    this.conflict.set(undefined);
+    this.deleteFailure.set(undefined);
+  }
+
+  private focus(selector: string): void {
+    focusAfterRender(this.injector, this.host.nativeElement, selector);
+  }
+}

@@ -1,0 +1,5 @@
+import { Routes } from '@angular/router';
+
+import { SitesPageComponent } from './sites-page.component';
+
+export const SITES_ROUTES: Routes = [{ path: '', title: 'Sites', component: SitesPageComponent }];

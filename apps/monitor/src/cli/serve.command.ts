@@ -19,7 +19,9 @@ export class ServeCommand extends ConfigOptions {
   async run(params: string[], flags: ConfigFlagOptions = {}): Promise<void> {
     // serve is the default command, so an unknown command name arrives here as an argument.
     if (params.length > 0) {
-      exitWithError(`unknown command "${params[0]}": use serve, doctor, healthcheck, version or seed (see --help)`);
+      exitWithError(
+        `unknown command "${params[0]}": use serve, doctor, healthcheck, version or seed (see --help)`,
+      );
     }
     let config: MonitorConfig;
     try {

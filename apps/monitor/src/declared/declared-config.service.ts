@@ -15,7 +15,7 @@ import {
   MaintenanceWindowSensorEntity,
 } from '../maintenance/maintenance-window.entity';
 import { MaintenanceService } from '../maintenance/maintenance.service';
-import { mergeDraft } from '../sensors/sensor-input';
+import { draftColumns, mergeDraft } from '../sensors/sensor-input';
 import { SensorChannelEntity } from '../sensors/sensor-channel.entity';
 import { SensorEntity } from '../sensors/sensor.entity';
 import { SiteEntity } from '../sites/site.entity';
@@ -127,27 +127,14 @@ export class DeclaredConfigSync implements OnModuleInit {
         mergeDraft(null, { ...sensor, site: '', channels: [] }, this.probes),
       );
       const row = await first(m, SensorEntity, sensor.name);
-      const columns = {
-        name: draft.name,
-        type: draft.type,
-        target: draft.target,
-        interval: draft.interval,
-        retries: draft.retries,
-        reminderEvery: draft.reminder_every,
-        group: draft.group,
-        tags: draft.tags,
-        siteId: sensor.site ? (siteIds.get(sensor.site) ?? null) : null,
-        enabled: draft.enabled,
-        options: draft.options,
-        managedBy: MANAGED_BY_FILE,
-        updatedAt: now,
-      };
+      // The file declares no parent, so a parent set through the API is cleared: the file wins.
+      const siteId = sensor.site ? (siteIds.get(sensor.site) ?? null) : null;
+      const columns = { ...draftColumns(draft, siteId), managedBy: MANAGED_BY_FILE, updatedAt: now };
       const repo = m.getRepository(SensorEntity);
       const saved = row
         ? await repo.save(Object.assign(row, columns))
         : await repo.save({
             ...columns,
-            parentId: null,
             sortOrder: ((await repo.maximum('sortOrder')) ?? 0) + 1,
             sample: false,
             status: draft.enabled ? 'unknown' : 'paused',

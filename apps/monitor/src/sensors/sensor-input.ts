@@ -77,6 +77,22 @@ export function mergeDraft(
   return draft;
 }
 
+/** The stored columns of a checked draft, once its site name is resolved to an id. */
+export const draftColumns = (draft: SensorDraft, siteId: number | null) => ({
+  name: draft.name,
+  type: draft.type,
+  target: draft.target,
+  interval: draft.interval,
+  retries: draft.retries,
+  reminderEvery: draft.reminder_every,
+  group: draft.group,
+  tags: draft.tags,
+  siteId,
+  parentId: draft.parent_id,
+  enabled: draft.enabled,
+  options: draft.options,
+});
+
 /** Secret options replaced by the marker, for every response. */
 export const maskOptions = (type: string, options: Record<string, unknown>, catalogue: ProbeCatalogue) =>
   maskSecrets(options, catalogue.get(type)?.secretOptions ?? []);

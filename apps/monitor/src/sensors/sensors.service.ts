@@ -13,7 +13,7 @@ import { resultView, SensorRuntimeService } from '../scheduler/sensor-runtime.se
 import { SiteEntity } from '../sites/site.entity';
 import { SitesService } from '../sites/sites.service';
 import type { SensorInputDto } from './dto/sensor.dto';
-import { mergeDraft, SensorDraft } from './sensor-input';
+import { draftColumns, mergeDraft, SensorDraft } from './sensor-input';
 import { SensorChannelEntity } from './sensor-channel.entity';
 import { SensorEntity } from './sensor.entity';
 import { toSensorView } from './sensor.view';
@@ -223,20 +223,7 @@ export class SensorsService {
         throw new InvalidInputError('channels names a channel that does not exist');
     }
     if (draft.parent_id !== null) await this.checkParent(manager, id, draft.parent_id);
-    return {
-      name: draft.name,
-      type: draft.type,
-      target: draft.target,
-      interval: draft.interval,
-      retries: draft.retries,
-      reminderEvery: draft.reminder_every,
-      group: draft.group,
-      tags: draft.tags,
-      siteId,
-      parentId: draft.parent_id,
-      enabled: draft.enabled,
-      options: draft.options,
-    };
+    return draftColumns(draft, siteId);
   }
 
   private async checkParent(manager: EntityManager, id: number | null, parentId: number): Promise<void> {

@@ -27,6 +27,16 @@ export const APP_ROUTES: Routes = [
         loadChildren: () => import('./features/status/status.routes').then((m) => m.STATUS_ROUTES),
       },
       {
+        path: 'sensors/new',
+        loadChildren: () =>
+          import('./features/sensor-editor/sensor-editor.routes').then((m) => m.SENSOR_NEW_ROUTES),
+      },
+      {
+        path: 'sensors/:id/edit',
+        loadChildren: () =>
+          import('./features/sensor-editor/sensor-editor.routes').then((m) => m.SENSOR_EDIT_ROUTES),
+      },
+      {
         path: 'sensors',
         loadChildren: () =>
           import('./features/sensor-detail/sensor-detail.routes').then((m) => m.SENSOR_DETAIL_ROUTES),

@@ -69,6 +69,7 @@ export class SensorDetailPageComponent {
   protected readonly ranges = HISTORY_RANGES;
   protected readonly rangeLabels = RANGE_LABELS;
   protected readonly canOperate = computed(() => hasRole(this.session.role(), 'operator'));
+  protected readonly isAdmin = this.session.isAdmin;
 
   protected readonly sensorId = computed(() => {
     const id = this.id();

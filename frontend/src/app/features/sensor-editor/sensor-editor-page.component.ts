@@ -1,0 +1,144 @@
+import {
+  ChangeDetectionStrategy,
+  Component,
+  ElementRef,
+  Injector,
+  computed,
+  effect,
+  inject,
+  input,
+  signal,
+  untracked,
+} from '@angular/core';
+import { Router, RouterLink } from '@angular/router';
+import { SENSOR_TYPES, type SensorType } from '@monitor/contracts';
+
+import { focusAfterRender, inputValue } from '../../shared/forms/form-helpers';
+import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
+import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
+import { SensorEditorStore } from './sensor-editor.store';
+import { type SensorDraft, TYPE_INFO, typeInfo } from './sensor-form';
+import { SensorOptionsComponent } from './sensor-options.component';
+
+type TextField =
+  'name' | 'target' | 'interval' | 'retries' | 'reminderEvery' | 'group' | 'tags' | 'site' | 'parentId';
+
+/**
+ * `/sensors/new` and `/sensors/:id/edit` (administrators): every field of a sensor, the options of
+ * its type, a server-side check (optionally with one probe) before saving, and delete.
+ */
+@Component({
+  selector: 'app-sensor-editor-page',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [RouterLink, ErrorAlertComponent, LoadingIndicatorComponent, SensorOptionsComponent],
+  providers: [SensorEditorStore],
+  templateUrl: './sensor-editor-page.component.html',
+  styleUrl: './sensor-editor-page.component.css',
+})
+export class SensorEditorPageComponent {
+  protected readonly store = inject(SensorEditorStore);
+  private readonly router = inject(Router);
+  private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
+  private readonly injector = inject(Injector);
+
+  /** Path parameter; absent on `/sensors/new`. */
+  readonly id = input<string>();
+
+  protected readonly types = TYPE_INFO.filter((info) => SENSOR_TYPES.includes(info.type));
+  protected readonly confirmingDelete = signal(false);
+
+  protected readonly sensorId = computed(() => {
+    const id = this.id();
+    return id !== undefined && /^[0-9]{1,15}$/.test(id) ? Number(id) : undefined;
+  });
+  protected readonly isNew = computed(() => this.id() === undefined);
+  protected readonly info = computed(() => typeInfo(this.store.draft().type));
+  protected readonly heading = computed(() => {
+    if (this.isNew()) return 'New sensor';
+    const name = this.store.original()?.name;
+    return name ? `Edit ${name}` : 'Edit sensor';
+  });
+  protected readonly backLink = computed(() => (this.isNew() ? '/' : `/sensors/${this.id()}`));
+
+  protected readonly checkError = computed(() => {
+    const check = this.store.check();
+    return check?.kind === 'error' ? check.message : undefined;
+  });
+
+  protected readonly probeSummary = computed(() => {
+    const check = this.store.check();
+    if (check?.kind !== 'probe') return undefined;
+    const { result } = check;
+    const parts: string[] = [];
+    if (result.status_code !== null) parts.push(`status ${result.status_code}`);
+    if (result.latency_ms !== null) parts.push(`${Math.round(result.latency_ms)} ms`);
+    return { success: result.success, details: parts.join(', '), message: result.message };
+  });
+
+  constructor() {
+    effect(() => {
+      const isNew = this.isNew();
+      const id = this.sensorId();
+      untracked(() => {
+        this.confirmingDelete.set(false);
+        if (isNew || id !== undefined) void this.store.open(isNew ? undefined : id);
+      });
+    });
+  }
+
+  protected text(field: TextField): string {
+    return this.store.draft()[field];
+  }
+
+  protected set(field: TextField, event: Event): void {
+    this.store.patch({ [field]: inputValue(event) } as Partial<SensorDraft>);
+  }
+
+  protected setType(event: Event): void {
+    const type = inputValue(event) as SensorType;
+    if (SENSOR_TYPES.includes(type)) this.store.setType(type);
+  }
+
+  protected setEnabled(event: Event): void {
+    this.store.patch({ enabled: (event.target as HTMLInputElement).checked });
+  }
+
+  protected toggleChannel(id: number, event: Event): void {
+    this.store.toggleChannel(id, (event.target as HTMLInputElement).checked);
+  }
+
+  protected hasChannel(id: number): boolean {
+    return this.store.draft().channels.includes(id);
+  }
+
+  protected async validate(probe: boolean): Promise<void> {
+    await this.store.validate(probe);
+    this.focus('#sensor-check');
+  }
+
+  protected async save(event: Event): Promise<void> {
+    event.preventDefault();
+    const saved = await this.store.save();
+    if (saved) await this.router.navigate(['/sensors', saved.id]);
+    else this.focus('#sensor-form-error');
+  }
+
+  protected askDelete(): void {
+    this.confirmingDelete.set(true);
+    this.focus('#confirm-delete');
+  }
+
+  protected cancelDelete(): void {
+    this.confirmingDelete.set(false);
+    this.focus('#sensor-delete');
+  }
+
+  protected async remove(): Promise<void> {
+    if (await this.store.remove()) await this.router.navigateByUrl('/');
+    else this.focus('#sensor-form-error');
+  }
+
+  private focus(selector: string): void {
+    focusAfterRender(this.injector, this.host.nativeElement, selector);
+  }
+}

@@ -1,0 +1,204 @@
+import { ChangeDetectionStrategy, Component, computed, inject, input } from '@angular/core';
+
+import { inputValue } from '../../shared/forms/form-helpers';
+import { SensorEditorStore } from './sensor-editor.store';
+import { OPTION_SPECS, type OptionSpec, boundsText, typeInfo } from './sensor-form';
+
+/** The options of the draft's type, each with its help text, default and bounds. */
+@Component({
+  selector: 'app-sensor-options',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  template: `
+    <fieldset class="options" [disabled]="disabled()">
+      <legend>{{ label() }} options</legend>
+      @for (spec of specs(); track spec.name) {
+        @switch (spec.kind) {
+          @case ('boolean') {
+            <div class="field">
+              <label class="choice">
+                <input
+                  type="checkbox"
+                  [id]="'opt-' + spec.name"
+                  [checked]="value(spec) === true"
+                  [attr.aria-describedby]="'opt-' + spec.name + '-hint'"
+                  (change)="setBoolean(spec, $event)"
+                />
+                <span class="choice-label">{{ spec.label }}</span>
+              </label>
+              <p class="hint" [id]="'opt-' + spec.name + '-hint'">{{ spec.help }}</p>
+            </div>
+          }
+          @case ('headers') {
+            <fieldset class="field headers" [attr.aria-describedby]="'opt-headers-hint'">
+              <legend>{{ spec.label }}</legend>
+              <p class="hint" id="opt-headers-hint">{{ spec.help }}</p>
+              @for (row of store.draft().headers; track $index) {
+                <div class="header-row">
+                  <label class="visually-hidden" [for]="'header-key-' + $index"
+                    >Header {{ $index + 1 }} name</label
+                  >
+                  <input
+                    class="input"
+                    [id]="'header-key-' + $index"
+                    placeholder="Name"
+                    autocomplete="off"
+                    [value]="row.key"
+                    (input)="setHeader($index, 'key', $event)"
+                  />
+                  <label class="visually-hidden" [for]="'header-value-' + $index"
+                    >Header {{ $index + 1 }} value</label
+                  >
+                  <input
+                    class="input"
+                    [id]="'header-value-' + $index"
+                    placeholder="Value"
+                    autocomplete="off"
+                    [value]="row.value"
+                    (input)="setHeader($index, 'value', $event)"
+                  />
+                  <button type="button" class="button button-small" (click)="removeHeader($index)">
+                    Remove<span class="visually-hidden"> header {{ $index + 1 }}</span>
+                  </button>
+                </div>
+              }
+              <p>
+                <button type="button" class="button button-small" (click)="addHeader()">Add header</button>
+              </p>
+            </fieldset>
+          }
+          @default {
+            <div class="field">
+              <label [for]="'opt-' + spec.name"
+                >{{ spec.label }}
+                @if (spec.required) {
+                  <span aria-hidden="true"> *</span><span class="visually-hidden"> (required)</span>
+                }
+              </label>
+              @if (spec.kind === 'select') {
+                <select
+                  class="select"
+                  [id]="'opt-' + spec.name"
+                  [attr.aria-describedby]="'opt-' + spec.name + '-hint'"
+                  (change)="setText(spec, $event)"
+                >
+                  <option value="" [selected]="value(spec) === ''">(default)</option>
+                  @for (choice of spec.choices ?? []; track choice) {
+                    <option [value]="choice" [selected]="choice === value(spec)">{{ choice }}</option>
+                  }
+                </select>
+              } @else if (spec.kind === 'textarea') {
+                <textarea
+                  class="input"
+                  rows="3"
+                  [id]="'opt-' + spec.name"
+                  [attr.aria-describedby]="'opt-' + spec.name + '-hint'"
+                  [value]="value(spec)"
+                  (input)="setText(spec, $event)"
+                ></textarea>
+              } @else {
+                <input
+                  class="input"
+                  [id]="'opt-' + spec.name"
+                  [type]="spec.kind === 'secret' ? 'password' : spec.kind === 'number' ? 'number' : 'text'"
+                  [attr.inputmode]="spec.kind === 'number' ? 'decimal' : null"
+                  [attr.min]="spec.min ?? null"
+                  [attr.max]="spec.max ?? null"
+                  [attr.autocomplete]="spec.kind === 'secret' ? 'new-password' : 'off'"
+                  [attr.placeholder]="isStored(spec) ? 'stored — retype to change' : null"
+                  [attr.aria-required]="spec.required ? 'true' : null"
+                  [attr.aria-describedby]="'opt-' + spec.name + '-hint'"
+                  [value]="value(spec)"
+                  (input)="setText(spec, $event)"
+                  spellcheck="false"
+                />
+              }
+              <p class="hint" [id]="'opt-' + spec.name + '-hint'">
+                {{ spec.help }}{{ bounds(spec) }}
+                @if (isStored(spec)) {
+                  A value is stored; leave empty to keep it.
+                }
+              </p>
+            </div>
+          }
+        }
+      }
+    </fieldset>
+  `,
+  styles: `
+    .options {
+      display: grid;
+      gap: 0.9rem;
+      margin: 0;
+      padding: 0.75rem 0.9rem;
+      border: 1px solid var(--border);
+      border-radius: var(--radius);
+      min-inline-size: 0;
+    }
+    .options > legend {
+      padding-inline: 0.25rem;
+      font-weight: 600;
+    }
+    .headers {
+      border: 0;
+      padding: 0;
+      margin: 0;
+      min-inline-size: 0;
+    }
+    .header-row {
+      display: grid;
+      grid-template-columns: minmax(0, 1fr) minmax(0, 1fr) auto;
+      gap: 0.4rem;
+      align-items: center;
+      margin-block-end: 0.4rem;
+    }
+    .headers p {
+      margin: 0 0 0.4rem;
+    }
+    textarea.input {
+      max-inline-size: 100%;
+      resize: vertical;
+    }
+  `,
+})
+export class SensorOptionsComponent {
+  protected readonly store = inject(SensorEditorStore);
+  readonly disabled = input(false);
+
+  protected readonly specs = computed(() => OPTION_SPECS[this.store.draft().type]);
+  protected readonly label = computed(() => typeInfo(this.store.draft().type).label);
+
+  protected value(spec: OptionSpec): string | boolean {
+    return this.store.draft().options[spec.name] ?? '';
+  }
+
+  protected isStored(spec: OptionSpec): boolean {
+    return spec.kind === 'secret' && this.store.draft().stored.includes(spec.name);
+  }
+
+  protected bounds(spec: OptionSpec): string {
+    return boundsText(spec);
+  }
+
+  protected setText(spec: OptionSpec, event: Event): void {
+    this.store.setOption(spec.name, inputValue(event));
+  }
+
+  protected setBoolean(spec: OptionSpec, event: Event): void {
+    this.store.setOption(spec.name, (event.target as HTMLInputElement).checked);
+  }
+
+  protected setHeader(index: number, part: 'key' | 'value', event: Event): void {
+    const rows = this.store
+      .draft()
+      .headers.map((row, i) => (i === index ? { ...row, [part]: inputValue(event) } : row));
+    this.store.setHeaders(rows);
+  }
+
+  protected addHeader(): void {
+    this.store.setHeaders([...this.store.draft().headers, { key: '', value: '' }]);
+  }
+
+  protected removeHeader(index: number): void {
+    this.store.setHeaders(this.store.draft().headers.filter((_, i) => i !== index));
+  }
+}

@@ -1,6 +1,5 @@
 import { DatePipe } from '@angular/common';
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
-import { RouterLink } from '@angular/router';
 import type { HealthStatus } from '@monitor/contracts';
 
 import { ApiClient } from '../../core/api/api-client.service';
@@ -10,7 +9,7 @@ import { formatDuration, isoDuration } from '../../shared/format/duration';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
 import type { LiveConnectionState } from '../../core/live/live-events.service';
-import { STATUS_DISPLAY } from '../sensor-detail/sensor-status';
+import { SensorGridComponent } from './sensor-grid.component';
 import { StatusSensorsStore } from './status-sensors.store';
 
 const LIVE_LABELS: Readonly<Record<LiveConnectionState | 'disabled', string>> = {
@@ -28,7 +27,7 @@ const LIVE_LABELS: Readonly<Record<LiveConnectionState | 'disabled', string>> = 
 @Component({
   selector: 'app-status-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [DatePipe, RouterLink, ErrorAlertComponent, LoadingIndicatorComponent],
+  imports: [DatePipe, ErrorAlertComponent, LoadingIndicatorComponent, SensorGridComponent],
   providers: [StatusSensorsStore],
   template: `
     <div class="page-heading">
@@ -99,48 +98,7 @@ const LIVE_LABELS: Readonly<Record<LiveConnectionState | 'disabled', string>> = 
         @if (rows.length === 0) {
           <p class="checked">No sensors yet.</p>
         } @else {
-          <ul class="sensor-list" data-testid="sensor-list">
-            @for (row of rows; track row.id) {
-              @let sensor = row.sensor();
-              <li
-                [class.changed]="row.changed()"
-                [attr.data-testid]="'sensor-row-' + sensor.id"
-                [attr.data-changed]="row.changed() ? 'true' : null"
-              >
-                <div class="sensor-line">
-                  <a [routerLink]="['/sensors', sensor.id]">{{ sensor.name }}</a>
-                  <span
-                    class="sensor-status"
-                    [attr.data-status]="sensor.status"
-                    data-testid="sensor-row-status"
-                  >
-                    <span class="status-symbol" aria-hidden="true">{{
-                      statusDisplay[sensor.status].symbol
-                    }}</span>
-                    {{ statusDisplay[sensor.status].label }}
-                  </span>
-                </div>
-                <div class="sensor-facts">
-                  <span class="sensor-message" data-testid="sensor-row-message">{{
-                    sensor.message || '—'
-                  }}</span>
-                  @if (sensor.latency_ms !== null) {
-                    <span data-testid="sensor-row-latency">{{ latency(sensor.latency_ms) }}</span>
-                  }
-                  @if (sensor.last_checked_at; as checked) {
-                    <span>
-                      checked
-                      <time [attr.datetime]="checked" data-testid="sensor-row-checked">{{
-                        checked | date: 'HH:mm:ss'
-                      }}</time>
-                    </span>
-                  } @else {
-                    <span>not checked yet</span>
-                  }
-                </div>
-              </li>
-            }
-          </ul>
+          <app-sensor-grid [rows]="rows" />
         }
       } @else if (!sensors.error()) {
         <app-loading-indicator label="Loading the sensors…" />
@@ -196,60 +154,6 @@ const LIVE_LABELS: Readonly<Record<LiveConnectionState | 'disabled', string>> = 
       color: var(--text-muted);
       font-size: 0.9rem;
     }
-    .sensor-list {
-      display: grid;
-      gap: 0.4rem;
-      margin: 0.75rem 0 0;
-      padding: 0;
-      list-style: none;
-    }
-    .sensor-list li {
-      display: grid;
-      gap: 0.15rem;
-      padding: 0.35rem 0.5rem;
-      border-block-end: 1px solid var(--border);
-      border-radius: var(--radius);
-      outline: 2px solid transparent;
-      overflow-wrap: anywhere;
-      transition:
-        background-color 0.4s ease,
-        outline-color 0.4s ease;
-    }
-    /* A status just changed: outlined and tinted for a moment (the text says what it is now). */
-    .sensor-list li.changed {
-      outline-color: var(--accent);
-      background: var(--hover);
-    }
-    .sensor-line {
-      display: flex;
-      flex-wrap: wrap;
-      justify-content: space-between;
-      gap: 0.25rem 1rem;
-    }
-    .sensor-status {
-      font-weight: 600;
-    }
-    .status-symbol {
-      display: inline-block;
-      min-inline-size: 1.1em;
-      text-align: center;
-    }
-    .sensor-status[data-status='up'] .status-symbol {
-      color: var(--success);
-    }
-    .sensor-status[data-status='down'] .status-symbol {
-      color: var(--danger);
-    }
-    .sensor-facts {
-      display: flex;
-      flex-wrap: wrap;
-      gap: 0.1rem 1rem;
-      color: var(--text-muted);
-      font-size: 0.88rem;
-    }
-    .sensor-message {
-      flex: 1 1 12rem;
-    }
   `,
 })
 export class StatusPageComponent {
@@ -258,7 +162,6 @@ export class StatusPageComponent {
 
   protected readonly health = loadable(() => this.check());
   protected readonly sensors = inject(StatusSensorsStore);
-  protected readonly statusDisplay = STATUS_DISPLAY;
 
   protected readonly liveState = computed(() =>
     this.sensors.liveEnabled() ? this.sensors.liveState() : 'disabled',
@@ -285,10 +188,6 @@ export class StatusPageComponent {
   protected refresh(): void {
     this.health.reload();
     this.sensors.refresh();
-  }
-
-  protected latency(ms: number): string {
-    return `${ms >= 100 ? Math.round(ms) : Math.round(ms * 10) / 10} ms`;
   }
 
   private async check(): Promise<{ health: HealthStatus; checkedAt: Date }> {

@@ -103,6 +103,29 @@ export class StatusSensorsStore {
     );
   }
 
+  /** Takes a sensor the server just answered with (after pause or resume). */
+  applySensor(sensor: Sensor): void {
+    this.byId.get(sensor.id)?.sensor.set(sensor);
+  }
+
+  /**
+   * Puts the sensors in the order of `ids` at once, then saves the full order with
+   * `PUT /api/sensor-order`. When saving fails the list is read again and the error rethrown.
+   */
+  async reorder(ids: number[]): Promise<void> {
+    const rows = ids.map((id) => this.byId.get(id)).filter((row): row is MutableRow => !!row);
+    // An answer to a fetch sent before the move would put the old order back.
+    this.generation++;
+    this.busy.set(false);
+    this.list.set(rows);
+    try {
+      await this.api.put('/api/sensor-order', { ids });
+    } catch (failure) {
+      this.refresh();
+      throw ApiCallError.from(failure);
+    }
+  }
+
   private refetchSoon(): void {
     if (this.refetchTimer !== undefined || this.destroyed) return;
     this.refetchTimer = setTimeout(() => this.refresh(), REFETCH_COALESCE_MS);

@@ -135,6 +135,7 @@ describe('Accounts, sign-in, roles and the second factor (built server and dashb
       'Accounts',
       'Channels',
       'Administration',
+      'Settings',
       'About',
     ]);
 
@@ -288,7 +289,15 @@ describe('Accounts, sign-in, roles and the second factor (built server and dashb
     await submitPassword(VIEWER);
     await page.waitForURL(url('/'));
     await expectSignedInAs(VIEWER.username, 'Viewer');
-    expect(await navLabels()).toEqual(['Status', 'Incidents', 'Sites', 'Account', 'Channels', 'About']);
+    expect(await navLabels()).toEqual([
+      'Status',
+      'Incidents',
+      'Sites',
+      'Account',
+      'Channels',
+      'Settings',
+      'About',
+    ]);
 
     await page.goto(url('/accounts'));
     await page.waitForURL(url('/'));
@@ -381,6 +390,7 @@ describe('Accounts, sign-in, roles and the second factor (built server and dashb
         'Accounts',
         'Channels',
         'Administration',
+        'Settings',
         'About',
       ]);
     } finally {

@@ -1,6 +1,7 @@
 import {
   ChangeDetectionStrategy,
   Component,
+  DOCUMENT,
   DestroyRef,
   ElementRef,
   computed,
@@ -14,7 +15,9 @@ import { MAIN_NAV } from './app.navigation';
 import { ApiCallError } from './core/api/api-call-error';
 import { hasRole, roleLabel } from './core/session/roles';
 import { SessionStore } from './core/session/session.store';
+import { TourComponent } from './core/tour/tour.component';
 import { PRODUCT_NAME } from './core/title/page-title.strategy';
+import { ThemeApplier } from './features/settings/theme';
 import { SearchBoxComponent } from './shared/search/search-box.component';
 import { ErrorAlertComponent } from './shared/ui/error-alert.component';
 
@@ -25,7 +28,14 @@ import { ErrorAlertComponent } from './shared/ui/error-alert.component';
 @Component({
   selector: 'app-root',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [RouterOutlet, RouterLink, RouterLinkActive, ErrorAlertComponent, SearchBoxComponent],
+  imports: [
+    RouterOutlet,
+    RouterLink,
+    RouterLinkActive,
+    ErrorAlertComponent,
+    SearchBoxComponent,
+    TourComponent,
+  ],
   templateUrl: './app.component.html',
   styleUrl: './app.component.css',
 })
@@ -53,6 +63,10 @@ export class AppComponent {
   private readonly main = viewChild.required<ElementRef<HTMLElement>>('main');
 
   constructor() {
+    // The app has started: the boot watchdog of index.html is no longer needed; the account's theme applies.
+    inject(DOCUMENT).getElementById('boot-watchdog')?.remove();
+    inject(ThemeApplier);
+
     // After an in-app navigation to another page, move focus to it so screen readers announce it
     // and keyboard users continue from the top of the content. A change of the query string alone
     // (a filter, a chart range) stays on the same page and leaves the focus where it is.

@@ -18,5 +18,6 @@ export const MAIN_NAV: readonly NavItem[] = [
   { label: 'Accounts', path: '/accounts', exact: false, minRole: 'admin' },
   { label: 'Channels', path: '/channels', exact: false },
   { label: 'Administration', path: '/admin', exact: false, minRole: 'operator' },
+  { label: 'Settings', path: '/settings', exact: false },
   { label: 'About', path: '/about', exact: false },
 ];

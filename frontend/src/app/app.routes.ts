@@ -67,6 +67,10 @@ export const APP_ROUTES: Routes = [
         loadChildren: () => import('./features/admin/admin.routes').then((m) => m.ADMIN_ROUTES),
       },
       {
+        path: 'settings',
+        loadChildren: () => import('./features/settings/settings.routes').then((m) => m.SETTINGS_ROUTES),
+      },
+      {
         path: 'about',
         loadChildren: () => import('./features/about/about.routes').then((m) => m.ABOUT_ROUTES),
       },

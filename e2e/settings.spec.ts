@@ -1,0 +1,298 @@
+import type { MaintenanceWindow, SettingsResponse } from '@monitor/contracts';
+import type { BrowserContext, Page } from 'playwright-core';
+
+import { startServer } from '../apps/monitor/test/support/server-process';
+import { seriousAxeViolations } from './support/axe';
+import { openBrowser, type BrowserSession } from './support/browser';
+import { setUpAdminSession } from './support/session';
+
+jest.setTimeout(150_000);
+
+const SHOTS = '/tmp/settings-e2e';
+const VIEWER = { username: 'onlooker', password: 'viewer password 1' } as const;
+
+function collectProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  return problems;
+}
+
+async function signInAs(
+  serverUrl: string,
+  context: BrowserContext,
+  account: { username: string; password: string },
+): Promise<void> {
+  const login = await fetch(`${serverUrl}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(account),
+  });
+  expect(login.status).toBe(200);
+  const cookie = login.headers.getSetCookie().find((line) => line.startsWith('monitor_session='));
+  const value = cookie?.slice('monitor_session='.length).split(';', 1)[0] ?? '';
+  await context.clearCookies();
+  await context.addCookies([
+    { name: 'monitor_session', value, url: serverUrl, httpOnly: true, sameSite: 'Strict' },
+  ]);
+}
+
+async function eventually<T>(read: () => Promise<T>, expected: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const value = await read();
+    if (expected(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('Settings page, boot watchdog and tour (built server and dashboard, real Chromium)', () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let browser: BrowserSession;
+  let page: Page;
+  let problems: string[];
+
+  const url = (path: string) => `${server.url}${path}`;
+  const heading = (name: string) => page.getByRole('heading', { level: 1, name, exact: true });
+
+  async function openSettings(): Promise<void> {
+    await page.goto(url('/settings'));
+    await heading('Settings').waitFor({ state: 'visible' });
+    await page.getByTestId('maintenance').waitFor({ state: 'visible' });
+  }
+
+  async function settings(): Promise<SettingsResponse> {
+    return (await (await browser.context.request.get(url('/api/settings'))).json()) as SettingsResponse;
+  }
+
+  async function withKey(key: string): Promise<number> {
+    return (await fetch(url('/api/sensors'), { headers: { 'X-API-Key': key } })).status;
+  }
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await openBrowser({
+      viewport: { width: 1280, height: 900 },
+      locale: 'en-US',
+      timezoneId: 'UTC',
+      colorScheme: 'light',
+    });
+    page = browser.page;
+    problems = collectProblems(page);
+    await setUpAdminSession(server.url, browser.context);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  beforeEach(() => {
+    problems.length = 0;
+  });
+
+  it('shows the tour on the first visit, once, and records it when finished', async () => {
+    await page.goto(url('/'));
+    const tour = page.getByTestId('tour');
+    await tour.waitFor({ state: 'visible' });
+    await expect(page.getByRole('region', { name: 'Welcome tour' }).count()).resolves.toBe(1);
+    await page.screenshot({ path: `${SHOTS}/tour.png` });
+    for (const title of ['Incidents', 'Sites', 'Settings']) {
+      await tour.getByRole('button', { name: 'Next' }).click();
+      await tour.getByRole('heading', { name: title }).waitFor();
+    }
+    const recorded = page.waitForResponse((r) => r.url().endsWith('/api/onboarding/tour'));
+    await tour.getByRole('button', { name: 'Finish' }).click();
+    expect((await recorded).status()).toBe(200);
+    await tour.waitFor({ state: 'detached' });
+    expect((await settings()).ui.tour_version).toBeGreaterThanOrEqual(1);
+
+    await page.reload();
+    await heading('Status').waitFor({ state: 'visible' });
+    await page.waitForTimeout(500);
+    await expect(tour.count()).resolves.toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  it('applies the theme at once, stores it and keeps it after a reload; stores live off', async () => {
+    await openSettings();
+    const html = page.locator('html');
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const light = await background();
+
+    const saved = page.waitForResponse(
+      (r) => r.url().endsWith('/api/settings') && r.request().method() === 'PUT',
+    );
+    await page.getByRole('radio', { name: 'Dark' }).check();
+    await expect(html.getAttribute('data-theme')).resolves.toBe('dark');
+    expect(await background()).not.toBe(light);
+    expect((await saved).status()).toBe(200);
+    expect((await settings()).ui.theme).toBe('dark');
+    await page.screenshot({ path: `${SHOTS}/settings-dark.png`, fullPage: true });
+
+    await page.reload();
+    await heading('Settings').waitFor({ state: 'visible' });
+    await expect(html.getAttribute('data-theme')).resolves.toBe('dark');
+    await expect(page.getByRole('radio', { name: 'Dark' }).isChecked()).resolves.toBe(true);
+
+    await page.getByRole('radio', { name: 'Light' }).check();
+    await expect(html.getAttribute('data-theme')).resolves.toBe('light');
+    await page.getByTestId('appearance-status').filter({ hasText: 'Saved.' }).waitFor();
+
+    await page.getByTestId('ui-live').uncheck();
+    await page.getByTestId('appearance-status').filter({ hasText: 'Saved.' }).waitFor();
+    expect(
+      await eventually(
+        async () => (await settings()).ui.live,
+        (v) => v === 'off',
+      ),
+    ).toBe('off');
+    await page.getByTestId('ui-borders').uncheck();
+    expect(
+      await eventually(
+        async () => (await settings()).ui.borders,
+        (v) => v === 'off',
+      ),
+    ).toBe('off');
+    expect(problems).toEqual([]);
+  });
+
+  it('lets an administrator create, reveal, copy and rotate the API key; the old key is refused', async () => {
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    await openSettings();
+    const section = page.getByTestId('api-key');
+    await section.waitFor({ state: 'visible' });
+    if ((await section.getByTestId('api-key-none').count()) > 0) {
+      await section.getByRole('button', { name: 'Create key' }).click();
+      await section.getByRole('button', { name: 'Make a new key' }).click();
+      await section.getByTestId('api-key-value').waitFor();
+    }
+    const value = section.getByTestId('api-key-value');
+    const masked = (await value.textContent())?.trim() ?? '';
+    expect(masked).toContain('•');
+
+    await section.getByRole('button', { name: 'Reveal' }).click();
+    await section.getByRole('button', { name: 'Hide' }).waitFor();
+    const first = (await value.textContent())?.trim() ?? '';
+    expect(first).not.toContain('•');
+    expect(first).toBe((await settings()).api_key);
+    expect(first.endsWith(masked.replace(/•/g, ''))).toBe(true);
+
+    await section.getByRole('button', { name: 'Copy' }).click();
+    await section.getByTestId('api-key-status').filter({ hasText: 'Copied' }).waitFor();
+    await expect(page.evaluate<string>('navigator.clipboard.readText()')).resolves.toBe(first);
+    expect(await withKey(first)).toBe(200);
+
+    await section.getByRole('button', { name: 'Rotate key…' }).click();
+    await section.getByTestId('api-key-confirm').waitFor();
+    await section.getByRole('button', { name: 'Make a new key' }).click();
+    await section.getByTestId('api-key-status').filter({ hasText: 'old one no longer works' }).waitFor();
+    const second = (await value.textContent())?.trim() ?? '';
+    expect(second).not.toBe(first);
+    expect(await withKey(first)).toBe(401);
+    expect(await withKey(second)).toBe(200);
+    await page.screenshot({ path: `${SHOTS}/settings-api-key.png`, fullPage: true });
+    expect(problems).toEqual([]);
+  });
+
+  it('creates and deletes a maintenance window (times in UTC, no sensors = all)', async () => {
+    await openSettings();
+    const form = page.getByTestId('maintenance-form');
+    await form.getByLabel('Name').fill('Router swap');
+    await form.getByLabel('Starts (UTC)').fill('2030-01-01T10:00');
+    await form.getByLabel('Ends (UTC)').fill('2030-01-01T12:30');
+    await form.getByRole('button', { name: 'Add window' }).click();
+
+    const row = page.getByTestId('maintenance-window').filter({ hasText: 'Router swap' });
+    await row.waitFor();
+    await expect(row.textContent()).resolves.toContain('2030-01-01 10:00 UTC to 2030-01-01 12:30 UTC');
+    await expect(row.textContent()).resolves.toContain('All sensors');
+    const stored = (await (
+      await browser.context.request.get(url('/api/maintenance'))
+    ).json()) as MaintenanceWindow[];
+    const created = stored.find((window) => window.name === 'Router swap');
+    expect(created?.starts_at).toMatch(/^2030-01-01T10:00:00(\.000)?Z$/);
+    expect(created?.all_sensors).toBe(true);
+    await page.screenshot({ path: `${SHOTS}/settings-maintenance.png`, fullPage: true });
+
+    await row.getByRole('button', { name: 'Delete maintenance window Router swap' }).click();
+    await row.waitFor({ state: 'detached' });
+    const after = (await (
+      await browser.context.request.get(url('/api/maintenance'))
+    ).json()) as MaintenanceWindow[];
+    expect(after.some((window) => window.name === 'Router swap')).toBe(false);
+    expect(problems).toEqual([]);
+  });
+
+  it('has no serious accessibility violations, and the boot watchdog is gone once the app runs', async () => {
+    await openSettings();
+    await expect(page.locator('#boot-watchdog').count()).resolves.toBe(0);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    // The dark theme too.
+    await page.getByRole('radio', { name: 'Dark' }).check();
+    await page.getByTestId('appearance-status').filter({ hasText: 'Saved.' }).waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.getByRole('radio', { name: 'Light' }).check();
+    await page.getByTestId('appearance-status').filter({ hasText: 'Saved.' }).waitFor();
+  });
+
+  it('shows a viewer no API key and no maintenance form; Escape closes the tour and returns focus', async () => {
+    const created = await browser.context.request.post(url('/api/users'), {
+      data: { ...VIEWER, role: 'viewer' },
+      headers: { origin: server.url },
+    });
+    expect(created.status()).toBeLessThan(300);
+    await signInAs(server.url, browser.context, VIEWER);
+
+    // The tour shows on the Status page only, where a sign-in lands.
+    await page.goto(url('/settings'));
+    await heading('Settings').waitFor({ state: 'visible' });
+    const tour = page.getByTestId('tour');
+    await expect(tour.count()).resolves.toBe(0);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Status' }).click();
+    await tour.waitFor({ state: 'visible' });
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).resolves.toBe(
+      'tour',
+    );
+    await page.keyboard.press('Escape');
+    await tour.waitFor({ state: 'detached' });
+    // Focus returns to where it was before the tour took it.
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).resolves.not.toBe(
+      'tour',
+    );
+    await expect(page.evaluate(() => document.activeElement === document.body)).resolves.toBe(false);
+    await page.goto(url('/settings'));
+    await heading('Settings').waitFor({ state: 'visible' });
+    expect(
+      await eventually(
+        async () => (await settings()).ui.tour_version,
+        (v) => v >= 1,
+      ),
+    ).toBeGreaterThanOrEqual(1);
+
+    await page.getByTestId('maintenance').waitFor({ state: 'visible' });
+    await expect(page.getByTestId('api-key').count()).resolves.toBe(0);
+    await expect(page.getByTestId('maintenance-form').count()).resolves.toBe(0);
+    expect((await settings()).api_key).toBeUndefined();
+    await page.screenshot({ path: `${SHOTS}/settings-viewer.png`, fullPage: true });
+    expect(problems).toEqual([]);
+  });
+
+  it('shows the boot watchdog when the main bundle is blocked', async () => {
+    const blocked = await browser.context.newPage();
+    try {
+      await blocked.route(/\/main-[^/]*\.js$/, (route) => route.abort());
+      await blocked.goto(url('/'));
+      const panel = blocked.getByTestId('boot-watchdog');
+      await expect(panel.isVisible()).resolves.toBe(false);
+      await panel.waitFor({ state: 'visible', timeout: 20_000 });
+      await expect(panel.textContent()).resolves.toContain('server cannot be reached');
+      await expect(blocked.getByRole('link', { name: 'Reload' }).count()).resolves.toBe(1);
+      await blocked.screenshot({ path: `${SHOTS}/watchdog.png` });
+    } finally {
+      await blocked.close();
+    }
+  });
+});

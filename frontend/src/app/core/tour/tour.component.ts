@@ -1,0 +1,188 @@
+import {
+  ChangeDetectionStrategy,
+  Component,
+  DOCUMENT,
+  ElementRef,
+  afterNextRender,
+  computed,
+  effect,
+  inject,
+  signal,
+  viewChild,
+  Injector,
+} from '@angular/core';
+import { toSignal } from '@angular/core/rxjs-interop';
+import { NavigationEnd, Router, RouterLink } from '@angular/router';
+import { filter, map } from 'rxjs';
+
+import { ApiClient } from '../api/api-client.service';
+import { SessionStore } from '../session/session.store';
+
+/** Raise this when the tour changes enough to show it again to everyone. */
+export const TOUR_VERSION = 1;
+
+interface TourStep {
+  readonly title: string;
+  readonly text: string;
+  readonly link: string;
+  readonly linkLabel: string;
+}
+
+const STEPS: readonly TourStep[] = [
+  {
+    title: 'Status',
+    text: 'The status grid shows every sensor with its last check. Filter it by status, group, tag or site.',
+    link: '/',
+    linkLabel: 'Open Status',
+  },
+  {
+    title: 'Incidents',
+    text: 'Each outage becomes an incident. Operators acknowledge them here; the history stays.',
+    link: '/incidents',
+    linkLabel: 'Open Incidents',
+  },
+  {
+    title: 'Sites',
+    text: 'Sites put sensors on a map, so you can see where a problem is.',
+    link: '/sites',
+    linkLabel: 'Open Sites',
+  },
+  {
+    title: 'Settings',
+    text: 'Choose a theme, turn live updates off, manage the API key and plan maintenance windows.',
+    link: '/settings',
+    linkLabel: 'Open Settings',
+  },
+];
+
+/**
+ * A short first-run tour for signed-in accounts that have not finished this {@link TOUR_VERSION}
+ * (session `ui.tour_version`). Finishing or skipping it (also with Escape) is recorded with
+ * `POST /api/onboarding/tour`, so it is not shown again; focus goes back where it was.
+ * It sits in the page flow above the Status page (covers nothing) and takes the focus when it appears.
+ */
+@Component({
+  selector: 'app-tour',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [RouterLink],
+  host: { '(keydown.escape)': 'escape()' },
+  template: `
+    @if (visible()) {
+      <section
+        #dialog
+        class="tour"
+        aria-label="Welcome tour"
+        aria-describedby="tour-text"
+        tabindex="-1"
+        data-testid="tour"
+      >
+        <p class="tour-progress">Welcome · step {{ index() + 1 }} of {{ steps.length }}</p>
+        <h2 id="tour-title">{{ step().title }}</h2>
+        <p id="tour-text">{{ step().text }}</p>
+        <p>
+          <a [routerLink]="step().link">{{ step().linkLabel }}</a>
+        </p>
+        <div class="buttons">
+          @if (index() > 0) {
+            <button type="button" class="button" (click)="index.set(index() - 1)">Back</button>
+          }
+          @if (last()) {
+            <button type="button" class="button button-primary" (click)="close()">Finish</button>
+          } @else {
+            <button type="button" class="button button-primary" (click)="index.set(index() + 1)">Next</button>
+          }
+          <button type="button" class="button" (click)="close()">Skip the tour</button>
+        </div>
+      </section>
+    }
+  `,
+  styles: `
+    .tour {
+      margin: 0 0 1.25rem;
+      padding: 1rem 1.25rem;
+      border: 1px solid var(--border-strong);
+      border-inline-start: 4px solid var(--accent);
+      border-radius: var(--radius);
+      background: var(--surface);
+      color: var(--text);
+      box-shadow: var(--shadow);
+    }
+    .tour:focus {
+      outline: 2px solid var(--focus);
+      outline-offset: 2px;
+    }
+    h2 {
+      margin: 0 0 0.25rem;
+      font-size: 1.1rem;
+    }
+    .tour-progress {
+      margin: 0;
+      color: var(--text-muted);
+      font-size: 0.85rem;
+    }
+    a {
+      color: var(--accent-text);
+    }
+  `,
+})
+export class TourComponent {
+  private readonly api = inject(ApiClient);
+  private readonly session = inject(SessionStore);
+  private readonly document = inject(DOCUMENT);
+  private readonly injector = inject(Injector);
+  private readonly router = inject(Router);
+  /** The path shown; the tour appears on the Status page (where a first sign-in lands). */
+  private readonly path = toSignal(
+    this.router.events.pipe(
+      filter((event): event is NavigationEnd => event instanceof NavigationEnd),
+      map((event) => event.urlAfterRedirects.split(/[?#]/, 1)[0]),
+    ),
+    { initialValue: this.router.url.split(/[?#]/, 1)[0] },
+  );
+
+  protected readonly steps = STEPS;
+  protected readonly index = signal(0);
+  protected readonly step = computed(() => STEPS[this.index()]);
+  protected readonly last = computed(() => this.index() === STEPS.length - 1);
+
+  /** Closed in this page load (the server is told too). */
+  private readonly dismissed = signal(false);
+  private returnFocus: HTMLElement | null = null;
+
+  protected readonly visible = computed(() => {
+    const info = this.session.info();
+    return (
+      !this.dismissed() &&
+      this.path() === '/' &&
+      !!info?.authenticated &&
+      !!info.user &&
+      (info.ui?.tour_version ?? 0) < TOUR_VERSION
+    );
+  });
+
+  private readonly dialog = viewChild<ElementRef<HTMLElement>>('dialog');
+
+  constructor() {
+    effect(() => {
+      if (!this.visible()) return;
+      const active = this.document.activeElement;
+      this.returnFocus = active instanceof HTMLElement && active !== this.document.body ? active : null;
+      afterNextRender(() => this.dialog()?.nativeElement.focus(), { injector: this.injector });
+    });
+  }
+
+  protected escape(): void {
+    if (this.visible()) this.close();
+  }
+
+  /** Finished or skipped: either way this version is not shown again. */
+  protected close(): void {
+    this.dismissed.set(true);
+    const target = this.returnFocus ?? this.document.getElementById('main');
+    target?.focus();
+    this.api.post('/api/onboarding/tour', { version: TOUR_VERSION }).then(
+      () => void this.session.reload().catch(() => undefined),
+      () => undefined, // Shown again on the next visit: nothing is lost.
+    );
+  }
+}

@@ -1,0 +1,5 @@
+import { Routes } from '@angular/router';
+
+import { SettingsPageComponent } from './settings-page.component';
+
+export const SETTINGS_ROUTES: Routes = [{ path: '', title: 'Settings', component: SettingsPageComponent }];

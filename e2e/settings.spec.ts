@@ -119,7 +119,7 @@ describe('Settings page, boot watchdog and tour (built server and dashboard, rea
   it('applies the theme at once, stores it and keeps it after a reload; stores live off', async () => {
     await openSettings();
     const html = page.locator('html');
-    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const background = () => page.evaluate<string>('getComputedStyle(document.body).backgroundColor');
     const light = await background();
 
     const saved = page.waitForResponse(
@@ -253,16 +253,16 @@ describe('Settings page, boot watchdog and tour (built server and dashboard, rea
     await expect(tour.count()).resolves.toBe(0);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Status' }).click();
     await tour.waitFor({ state: 'visible' });
-    await expect(page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).resolves.toBe(
-      'tour',
-    );
+    await expect(
+      page.evaluate<string | null | undefined>("document.activeElement?.getAttribute('data-testid')"),
+    ).resolves.toBe('tour');
     await page.keyboard.press('Escape');
     await tour.waitFor({ state: 'detached' });
     // Focus returns to where it was before the tour took it.
-    await expect(page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).resolves.not.toBe(
-      'tour',
-    );
-    await expect(page.evaluate(() => document.activeElement === document.body)).resolves.toBe(false);
+    await expect(
+      page.evaluate<string | null | undefined>("document.activeElement?.getAttribute('data-testid')"),
+    ).resolves.not.toBe('tour');
+    await expect(page.evaluate<boolean>('document.activeElement === document.body')).resolves.toBe(false);
     await page.goto(url('/settings'));
     await heading('Settings').waitFor({ state: 'visible' });
     expect(

@@ -490,14 +490,22 @@ describe('restore refusals and the safety copy', () => {
 
   const files = () => fs.readdirSync(t.dataDir).sort();
 
-  /** Runs a refused restore and checks nothing changed: no row, no file. */
+  /** The database file's bytes with everything checkpointed into it. */
+  const databaseBytes = () => {
+    db(t).pragma('wal_checkpoint(TRUNCATE)');
+    return fs.readFileSync(path.join(t.dataDir, DATABASE_FILE));
+  };
+
+  /** Runs a refused restore and checks nothing changed: no row, no file, not one byte. */
   async function refused(body: string | Buffer, status: number, error: RegExp, contentType?: string) {
     const before = dump(t);
+    const bytes = databaseBytes();
     const listing = files();
     const res = await restore(t, admin, body, contentType);
     expect(res.status).toBe(status);
     expect(res.body.error).toMatch(error);
     expect(dump(t)).toEqual(before);
+    expect(databaseBytes().equals(bytes)).toBe(true);
     expect(files()).toEqual(listing);
   }
 

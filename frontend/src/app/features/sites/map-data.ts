@@ -6,9 +6,9 @@ import { ApiClient } from '../../core/api/api-client.service';
 
 /**
  * Where the bundled map data is served from. The files are Natural Earth's 1:110m land and
- * admin-0 country outlines (public domain) as TopoJSON from the `world-atlas` npm package (ISC,
- * Mike Bostock), copied into the build by `angular.json` (`assets`, output `map/`, with the
- * package's licence) and turned into GeoJSON in the browser with `topojson-client`.
+ * admin-0 country outlines (public domain) as TopoJSON, vendored in `frontend/src/map` from the
+ * `world-atlas` package (ISC, Mike Bostock), shipped by `angular.json` (`assets`, output `map/`,
+ * with the licence) and turned into GeoJSON in the browser with `topojson-client`.
  */
 export const LAND_URL = '/map/land-110m.json';
 export const COUNTRIES_URL = '/map/countries-110m.json';

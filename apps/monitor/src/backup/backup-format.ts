@@ -6,6 +6,8 @@ import type {
   BackupScope,
   BackupSite,
   BackupTable,
+  BackupChannel,
+  BackupSensor,
 } from '@monitor/contracts';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, BACKUP_TABLES } from '@monitor/contracts';
 import { InvalidInputError } from '@monitor/domain';
@@ -420,14 +422,9 @@ export function readSite(index: number, row: unknown): BackupSite {
 
 // --- channels
 
-export interface ChannelRow {
-  name: string;
+/** A channel as read from a document: checked, its `seq` filled in. */
+export interface ChannelRow extends BackupChannel {
   seq: number;
-  type: string;
-  config: Record<string, unknown>;
-  enabled: boolean;
-  title_template: string;
-  body_template: string;
 }
 
 export function readChannel(index: number, row: unknown): ChannelRow {
@@ -449,23 +446,9 @@ export function readChannel(index: number, row: unknown): ChannelRow {
 
 // --- sensors
 
-export interface SensorRow {
-  name: string;
+/** A sensor as read from a document: checked, its `seq` filled in. */
+export interface SensorRow extends BackupSensor {
   seq: number;
-  type: string;
-  target: string;
-  interval: number;
-  retries: number;
-  reminder_every: number;
-  group: string;
-  tags: string[];
-  site: string;
-  parent: BackupRef | null;
-  enabled: boolean;
-  options: Record<string, unknown>;
-  channels: BackupRef[];
-  sort_order: number;
-  sample: boolean;
 }
 
 export function readSensor(index: number, row: unknown): SensorRow {

@@ -81,48 +81,22 @@ const distinct = (values: Iterable<string>): string[] =>
           }
         </select>
       </div>
-      <div class="field">
-        <label for="grid-group">Group</label>
-        <select
-          id="grid-group"
-          class="select"
-          data-testid="grid-filter-group"
-          (change)="setFilter('group', $any($event.target).value)"
-        >
-          <option value="" [selected]="filters().group === ''">All groups</option>
-          @for (group of choices().groups; track group) {
-            <option [value]="group" [selected]="filters().group === group">{{ group }}</option>
-          }
-        </select>
-      </div>
-      <div class="field">
-        <label for="grid-tag">Tag</label>
-        <select
-          id="grid-tag"
-          class="select"
-          data-testid="grid-filter-tag"
-          (change)="setFilter('tag', $any($event.target).value)"
-        >
-          <option value="" [selected]="filters().tag === ''">All tags</option>
-          @for (tag of choices().tags; track tag) {
-            <option [value]="tag" [selected]="filters().tag === tag">{{ tag }}</option>
-          }
-        </select>
-      </div>
-      <div class="field">
-        <label for="grid-site">Site</label>
-        <select
-          id="grid-site"
-          class="select"
-          data-testid="grid-filter-site"
-          (change)="setFilter('site', $any($event.target).value)"
-        >
-          <option value="" [selected]="filters().site === ''">All sites</option>
-          @for (site of choices().sites; track site) {
-            <option [value]="site" [selected]="filters().site === site">{{ site }}</option>
-          }
-        </select>
-      </div>
+      @for (filter of listFilters(); track filter.key) {
+        <div class="field">
+          <label [for]="'grid-' + filter.key">{{ filter.label }}</label>
+          <select
+            class="select"
+            [id]="'grid-' + filter.key"
+            [attr.data-testid]="'grid-filter-' + filter.key"
+            (change)="setFilter(filter.key, $any($event.target).value)"
+          >
+            <option value="" [selected]="filters()[filter.key] === ''">{{ filter.all }}</option>
+            @for (option of filter.options; track option) {
+              <option [value]="option" [selected]="filters()[filter.key] === option">{{ option }}</option>
+            }
+          </select>
+        </div>
+      }
     </form>
 
     <ul class="counts" aria-label="Sensors per status" data-testid="grid-counts">
@@ -286,13 +260,29 @@ export class SensorGridComponent {
     };
   });
 
-  protected readonly choices = computed(() => {
+  /** The group, tag and site filters, each offering the values the sensors have. */
+  protected readonly listFilters = computed(() => {
     const sensors = this.rows().map((row) => row.sensor());
-    return {
-      groups: distinct(sensors.map((s) => s.group)),
-      tags: distinct(sensors.flatMap((s) => s.tags)),
-      sites: distinct(sensors.map((s) => s.site)),
-    };
+    return [
+      {
+        key: 'group' as const,
+        label: 'Group',
+        all: 'All groups',
+        options: distinct(sensors.map((s) => s.group)),
+      },
+      {
+        key: 'tag' as const,
+        label: 'Tag',
+        all: 'All tags',
+        options: distinct(sensors.flatMap((s) => s.tags)),
+      },
+      {
+        key: 'site' as const,
+        label: 'Site',
+        all: 'All sites',
+        options: distinct(sensors.map((s) => s.site)),
+      },
+    ];
   });
 
   /** The sensors matching every filter but the status one (the counts are of these). */

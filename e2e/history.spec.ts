@@ -171,7 +171,7 @@ describe('Sensor history, incidents and search (built server and dashboard, real
     expect(await page.getByTestId('figure-average').textContent()).toMatch(/^\d+(\.\d+)? ms$/);
     expect(await page.getByTestId('figure-min-max').textContent()).toMatch(/ms \/ .* ms$/);
     expect((await page.getByTestId('figure-incidents').textContent())?.trim()).toBe('0');
-    expect((await page.getByTestId('figure-downtime').textContent())?.trim()).toBe('0 s');
+    expect((await page.getByTestId('figure-downtime').textContent())?.trim()).toBe('0 sec');
 
     const rows = page.getByTestId('results-table').locator('tbody tr');
     expect(await rows.count()).toBeGreaterThanOrEqual(3);

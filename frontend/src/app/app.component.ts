@@ -10,9 +10,11 @@ import {
   viewChild,
 } from '@angular/core';
 import { NavigationEnd, Router, RouterLink, RouterLinkActive, RouterOutlet } from '@angular/router';
+import { TranslocoPipe } from '@jsverse/transloco';
 
 import { MAIN_NAV } from './app.navigation';
 import { ApiCallError } from './core/api/api-call-error';
+import { t } from './core/i18n/i18n';
 import { hasRole, roleLabel } from './core/session/roles';
 import { SessionStore } from './core/session/session.store';
 import { TourComponent } from './core/tour/tour.component';
@@ -35,6 +37,7 @@ import { ErrorAlertComponent } from './shared/ui/error-alert.component';
     ErrorAlertComponent,
     SearchBoxComponent,
     TourComponent,
+    TranslocoPipe,
   ],
   templateUrl: './app.component.html',
   styleUrl: './app.component.css',
@@ -53,7 +56,7 @@ export class AppComponent {
     if (!this.session.authenticated()) return undefined;
     const user = this.session.user();
     if (user) return { name: user.username, role: roleLabel(user.role), canSignOut: true };
-    return { name: 'API key', role: roleLabel('admin'), canSignOut: false };
+    return { name: t('app.who.apiKey'), role: roleLabel('admin'), canSignOut: false };
   });
 
   protected readonly signingOut = signal(false);

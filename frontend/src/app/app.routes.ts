@@ -76,7 +76,7 @@ export const APP_ROUTES: Routes = [
       },
       {
         path: '**',
-        title: 'Page not found',
+        title: 'app.title.notFound',
         loadComponent: () =>
           import('./features/not-found/not-found-page.component').then((m) => m.NotFoundPageComponent),
       },

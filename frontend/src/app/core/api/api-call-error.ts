@@ -1,16 +1,17 @@
 import { HttpErrorResponse } from '@angular/common/http';
 import type { ApiError } from '@monitor/contracts';
 
+import { t } from '../i18n/i18n';
+
 /** The one deadline every API call gets. */
 export const API_DEADLINE_MS = 15_000;
 
-export const TIMEOUT_MESSAGE = 'The server did not answer within 15 seconds.';
-export const NETWORK_MESSAGE = 'The server could not be reached.';
 
 /**
  * The only error an API call fails with.
  * `status` is the HTTP status code, or 0 when no response arrived (network failure or time-out);
- * `message` is ready to show to a person.
+ * `message` is ready to show to a person: the server's own `error` text verbatim, else one of ours
+ * in the active language.
  */
 export class ApiCallError extends Error {
   override readonly name = 'ApiCallError';
@@ -31,7 +32,7 @@ export class ApiCallError extends Error {
   }
 
   static timeout(): ApiCallError {
-    return new ApiCallError(0, TIMEOUT_MESSAGE);
+    return new ApiCallError(0, t('common.error.timeout'));
   }
 
   /** Turns whatever a call failed with into an `ApiCallError`. */
@@ -39,23 +40,23 @@ export class ApiCallError extends Error {
     if (failure instanceof ApiCallError) return failure;
     if (failure instanceof HttpErrorResponse) return fromHttpError(failure);
     if (isTimeout(failure)) return ApiCallError.timeout();
-    return new ApiCallError(0, NETWORK_MESSAGE);
+    return new ApiCallError(0, t('common.error.network'));
   }
 }
 
 function fromHttpError(response: HttpErrorResponse): ApiCallError {
   if (isTimeout(response.error)) return ApiCallError.timeout();
-  if (response.status === 0) return new ApiCallError(0, NETWORK_MESSAGE);
+  if (response.status === 0) return new ApiCallError(0, t('common.error.network'));
 
   const options = { retryAfterSeconds: retryAfter(response.headers?.get('Retry-After') ?? null) };
   const serverText = errorText(response.error);
   if (serverText !== undefined) return new ApiCallError(response.status, serverText, options);
   if (response.ok || (response.status >= 200 && response.status < 300)) {
-    return new ApiCallError(response.status, 'The server sent a response that could not be read.');
+    return new ApiCallError(response.status, t('common.error.unreadable'));
   }
   return new ApiCallError(
     response.status,
-    `The server answered with an error (HTTP ${response.status}).`,
+    t('common.error.http', { status: response.status }),
     options,
   );
 }

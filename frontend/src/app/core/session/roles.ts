@@ -1,5 +1,7 @@
 import type { Role } from '@monitor/contracts';
 
+import { t } from '../i18n/i18n';
+
 /** Roles from least to most rights; each has the rights of the ones before it. */
 const RANK: Readonly<Record<Role, number>> = { viewer: 0, operator: 1, admin: 2 };
 
@@ -8,13 +10,7 @@ export function hasRole(role: Role | null | undefined, minimum: Role): boolean {
   return role != null && RANK[role] >= RANK[minimum];
 }
 
-const LABELS: Readonly<Record<Role, string>> = {
-  viewer: 'Viewer',
-  operator: 'Operator',
-  admin: 'Administrator',
-};
-
-/** A role as people read it. */
+/** A role as people read it, in the active language. */
 export function roleLabel(role: Role): string {
-  return LABELS[role];
+  return t(`common.role.${role}`);
 }

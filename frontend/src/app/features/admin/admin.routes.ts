@@ -4,5 +4,5 @@ import { operatorGuard } from './admin.guard';
 import { AdminPageComponent } from './admin-page.component';
 
 export const ADMIN_ROUTES: Routes = [
-  { path: '', title: 'Administration', canActivate: [operatorGuard], component: AdminPageComponent },
+  { path: '', title: 'app.title.admin', canActivate: [operatorGuard], component: AdminPageComponent },
 ];

@@ -24,7 +24,7 @@ import { RANGE_LABELS, parseRange } from '../incidents/ranges';
 import { HistoryChartComponent } from './history-chart.component';
 import { RecentResultsComponent } from './recent-results.component';
 import { SensorDetailStore } from './sensor-detail.store';
-import { STATUS_DISPLAY } from './sensor-status';
+import { statusDisplay } from './sensor-status';
 
 const DEFAULT_RANGE: HistoryRange = '24h';
 
@@ -80,7 +80,7 @@ export class SensorDetailPageComponent {
   protected readonly header = computed(() => {
     const sensor = this.store.sensor.value();
     if (!sensor) return undefined;
-    return { sensor, display: STATUS_DISPLAY[sensor.status] ?? { label: sensor.status, symbol: '?' } };
+    return { sensor, display: statusDisplay(sensor.status) };
   });
 
   protected readonly figures = computed(() => {

@@ -1,10 +1,16 @@
 import type { SensorStatus } from '@monitor/contracts';
 
-/** A sensor status as people read it, with a symbol so that colour is never the only cue. */
-export const STATUS_DISPLAY: Readonly<Record<SensorStatus, { label: string; symbol: string }>> = {
-  up: { label: 'Up', symbol: '✓' },
-  down: { label: 'Down', symbol: '✕' },
-  warn: { label: 'Flaky', symbol: '!' },
-  unknown: { label: 'Unknown', symbol: '?' },
-  paused: { label: 'Paused', symbol: '‖' },
+import { t } from '../../core/i18n/i18n';
+
+const SYMBOLS: Readonly<Record<SensorStatus, string>> = {
+  up: '✓',
+  down: '✕',
+  warn: '!',
+  unknown: '?',
+  paused: '‖',
 };
+
+/** A sensor status as people read it, with a symbol so that colour is never the only cue. */
+export function statusDisplay(status: SensorStatus): { label: string; symbol: string } {
+  return { label: t(`common.state.${status}`), symbol: SYMBOLS[status] };
+}

@@ -2,4 +2,4 @@ import { Routes } from '@angular/router';
 
 import { SetupPageComponent } from './setup-page.component';
 
-export const SETUP_ROUTES: Routes = [{ path: '', title: 'Set up Monitor', component: SetupPageComponent }];
+export const SETUP_ROUTES: Routes = [{ path: '', title: 'app.title.setup', component: SetupPageComponent }];

@@ -14,7 +14,7 @@ import type { Incident, ProbeResult, Sensor } from '@monitor/contracts';
 
 import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
-import { STATUS_DISPLAY } from '../sensor-detail/sensor-status';
+import { statusDisplay } from '../sensor-detail/sensor-status';
 import { SparklineComponent } from './sparkline.component';
 import { StatusSensorsStore, type SensorRow } from './status-sensors.store';
 
@@ -320,7 +320,7 @@ export class SensorCardComponent {
   readonly move = output<-1 | 1>();
 
   protected readonly sensor = computed(() => this.row().sensor());
-  protected readonly display = computed(() => STATUS_DISPLAY[this.sensor().status]);
+  protected readonly display = computed(() => statusDisplay(this.sensor().status));
   protected readonly metaTitle = computed(() => {
     const s = this.sensor();
     return [s.group && `Group ${s.group}`, s.site && `Site ${s.site}`, ...s.tags.map((t) => `#${t}`)]

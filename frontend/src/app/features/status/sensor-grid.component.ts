@@ -19,7 +19,7 @@ import { ApiCallError } from '../../core/api/api-call-error';
 import { hasRole } from '../../core/session/roles';
 import { SessionStore } from '../../core/session/session.store';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
-import { STATUS_DISPLAY } from '../sensor-detail/sensor-status';
+import { statusDisplay } from '../sensor-detail/sensor-status';
 import { CARD_HEIGHT, SensorCardComponent } from './sensor-card.component';
 import { StatusSensorsStore, type SensorRow } from './status-sensors.store';
 
@@ -76,7 +76,7 @@ const distinct = (values: Iterable<string>): string[] =>
           <option value="" [selected]="filters().status === ''">All ({{ counts().all }})</option>
           @for (status of statuses; track status) {
             <option [value]="status" [selected]="filters().status === status">
-              {{ display[status].label }} ({{ counts()[status] }})
+              {{ display(status).label }} ({{ counts()[status] }})
             </option>
           }
         </select>
@@ -102,8 +102,8 @@ const distinct = (values: Iterable<string>): string[] =>
     <ul class="counts" aria-label="Sensors per status" data-testid="grid-counts">
       @for (status of statuses; track status) {
         <li [attr.data-testid]="'grid-count-' + status" [attr.data-status]="status">
-          <span class="status-symbol" aria-hidden="true">{{ display[status].symbol }}</span>
-          {{ display[status].label }} <strong>{{ counts()[status] }}</strong>
+          <span class="status-symbol" aria-hidden="true">{{ display(status).symbol }}</span>
+          {{ display(status).label }} <strong>{{ counts()[status] }}</strong>
         </li>
       }
       <li data-testid="grid-count-shown">
@@ -232,7 +232,7 @@ export class SensorGridComponent {
   readonly rows = input.required<readonly SensorRow[]>();
 
   protected readonly statuses = STATUSES;
-  protected readonly display = STATUS_DISPLAY;
+  protected readonly display = statusDisplay;
   protected readonly canOperate = computed(() => hasRole(this.session.role(), 'operator'));
   protected readonly canReorder = computed(() => hasRole(this.session.role(), 'admin'));
 

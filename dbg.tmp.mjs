@@ -1,0 +1,17 @@
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+const dir = mkdtempSync('/tmp/dbg-');
+const port = 39123;
+const srv = spawn('node', ['dist/apps/monitor/main.js', 'serve', '--listen', '127.0.0.1:'+port, '--data-dir', dir], { env: { ...process.env, MONITOR_DATA_DIR: dir, MONITOR_PORT: String(port), PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+srv.stderr.on('data', (d) => process.stderr.write(d));
+await new Promise((r) => setTimeout(r, 2500));
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+const p = await b.newPage({ locale: process.env.LOC || 'en-US' });
+p.on('console', (m) => console.log('console', m.type(), m.text()));
+p.on('pageerror', (e) => console.log('pageerror', e.message));
+await p.goto(`http://127.0.0.1:${port}${process.argv[2] || '/'}`);
+await new Promise((r) => setTimeout(r, 3000));
+console.log((await p.evaluate('document.body.innerText')).slice(0, 1500));
+await p.screenshot({ path: '/tmp/dbg.png' });
+await b.close(); srv.kill();

@@ -32,7 +32,11 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/libs/**/*.spec.ts', '<rootDir>/apps/monitor/src/**/*.spec.ts'],
+      testMatch: [
+        '<rootDir>/libs/**/*.spec.ts',
+        '<rootDir>/apps/monitor/src/**/*.spec.ts',
+        '<rootDir>/scripts/**/*.spec.ts',
+      ],
     },
     { ...common, displayName: 'api', testMatch: ['<rootDir>/apps/monitor/test/api/**/*.spec.ts'] },
     { ...common, displayName: 'cli', testMatch: ['<rootDir>/apps/monitor/test/cli/**/*.spec.ts'] },

@@ -6,7 +6,6 @@ import { t } from '../i18n/i18n';
 /** The one deadline every API call gets. */
 export const API_DEADLINE_MS = 15_000;
 
-
 /**
  * The only error an API call fails with.
  * `status` is the HTTP status code, or 0 when no response arrived (network failure or time-out);
@@ -54,11 +53,7 @@ function fromHttpError(response: HttpErrorResponse): ApiCallError {
   if (response.ok || (response.status >= 200 && response.status < 300)) {
     return new ApiCallError(response.status, t('common.error.unreadable'));
   }
-  return new ApiCallError(
-    response.status,
-    t('common.error.http', { status: response.status }),
-    options,
-  );
+  return new ApiCallError(response.status, t('common.error.http', { status: response.status }), options);
 }
 
 /** A `Retry-After` value (delay in seconds, or an HTTP date) as whole seconds from now. */

@@ -31,7 +31,10 @@ export function provideI18n(): EnvironmentProviders[] {
     provideAppInitializer(async () => {
       const language = inject(LanguageService);
       const session = inject(SessionStore).ensureLoaded();
-      await Promise.race([session.catch(() => undefined), new Promise((wait) => setTimeout(wait, SESSION_WAIT_MS))]);
+      await Promise.race([
+        session.catch(() => undefined),
+        new Promise((wait) => setTimeout(wait, SESSION_WAIT_MS)),
+      ]);
       await language.use(language.preferred()).catch((error: unknown) => console.error(error));
     }),
   ];

@@ -24,7 +24,9 @@ export class LanguageService {
   /** The language the session asks for right now. */
   preferred(): LanguageTag {
     const ui = this.session.authenticated() ? this.session.info()?.ui : undefined;
-    return shippedLanguage(ui?.language) ?? browserLanguage(this.document.defaultView?.navigator.languages ?? []);
+    return (
+      shippedLanguage(ui?.language) ?? browserLanguage(this.document.defaultView?.navigator.languages ?? [])
+    );
   }
 
   /** Loads a language's catalogue, then shows it; when calls cross, the latest wins. */

@@ -15,45 +15,21 @@ import { toSignal } from '@angular/core/rxjs-interop';
 import { NavigationEnd, Router, RouterLink } from '@angular/router';
 import { filter, map } from 'rxjs';
 
+import { TranslocoPipe } from '@jsverse/transloco';
+
 import { ApiClient } from '../api/api-client.service';
 import { SessionStore } from '../session/session.store';
 
 /** Raise this when the tour changes enough to show it again to everyone. */
 export const TOUR_VERSION = 1;
 
-interface TourStep {
-  readonly title: string;
-  readonly text: string;
-  readonly link: string;
-  readonly linkLabel: string;
-}
-
-const STEPS: readonly TourStep[] = [
-  {
-    title: 'Status',
-    text: 'The status grid shows every sensor with its last check. Filter it by status, group, tag or site.',
-    link: '/',
-    linkLabel: 'Open Status',
-  },
-  {
-    title: 'Incidents',
-    text: 'Each outage becomes an incident. Operators acknowledge them here; the history stays.',
-    link: '/incidents',
-    linkLabel: 'Open Incidents',
-  },
-  {
-    title: 'Sites',
-    text: 'Sites put sensors on a map, so you can see where a problem is.',
-    link: '/sites',
-    linkLabel: 'Open Sites',
-  },
-  {
-    title: 'Settings',
-    text: 'Choose a theme, turn live updates off, manage the API key and plan maintenance windows.',
-    link: '/settings',
-    linkLabel: 'Open Settings',
-  },
-];
+/** Each step's title, text and link label are the catalogue's `tour.steps.<id>.*`. */
+const STEPS = [
+  { id: 'status', link: '/' },
+  { id: 'incidents', link: '/incidents' },
+  { id: 'sites', link: '/sites' },
+  { id: 'settings', link: '/settings' },
+] as const;
 
 /**
  * A short first-run tour for signed-in accounts that have not finished this {@link TOUR_VERSION}
@@ -64,34 +40,42 @@ const STEPS: readonly TourStep[] = [
 @Component({
   selector: 'app-tour',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [RouterLink],
+  imports: [RouterLink, TranslocoPipe],
   host: { '(keydown.escape)': 'escape()' },
   template: `
     @if (visible()) {
       <section
         #dialog
         class="tour"
-        aria-label="Welcome tour"
+        [attr.aria-label]="'tour.label' | transloco"
         aria-describedby="tour-text"
         tabindex="-1"
         data-testid="tour"
       >
-        <p class="tour-progress">Welcome · step {{ index() + 1 }} of {{ steps.length }}</p>
-        <h2 id="tour-title">{{ step().title }}</h2>
-        <p id="tour-text">{{ step().text }}</p>
+        <p class="tour-progress">
+          {{ 'tour.progress' | transloco: { step: index() + 1, steps: steps.length } }}
+        </p>
+        <h2 id="tour-title">{{ 'tour.steps.' + step().id + '.title' | transloco }}</h2>
+        <p id="tour-text">{{ 'tour.steps.' + step().id + '.text' | transloco }}</p>
         <p>
-          <a [routerLink]="step().link">{{ step().linkLabel }}</a>
+          <a [routerLink]="step().link">{{ 'tour.steps.' + step().id + '.link' | transloco }}</a>
         </p>
         <div class="buttons">
           @if (index() > 0) {
-            <button type="button" class="button" (click)="index.set(index() - 1)">Back</button>
+            <button type="button" class="button" (click)="index.set(index() - 1)">
+              {{ 'tour.back' | transloco }}
+            </button>
           }
           @if (last()) {
-            <button type="button" class="button button-primary" (click)="close()">Finish</button>
+            <button type="button" class="button button-primary" (click)="close()">
+              {{ 'tour.finish' | transloco }}
+            </button>
           } @else {
-            <button type="button" class="button button-primary" (click)="index.set(index() + 1)">Next</button>
+            <button type="button" class="button button-primary" (click)="index.set(index() + 1)">
+              {{ 'tour.next' | transloco }}
+            </button>
           }
-          <button type="button" class="button" (click)="close()">Skip the tour</button>
+          <button type="button" class="button" (click)="close()">{{ 'tour.skip' | transloco }}</button>
         </div>
       </section>
     }

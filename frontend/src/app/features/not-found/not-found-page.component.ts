@@ -1,18 +1,19 @@
 import { ChangeDetectionStrategy, Component } from '@angular/core';
 import { RouterLink } from '@angular/router';
+import { TranslocoPipe } from '@jsverse/transloco';
 
 /** Any URL no feature claims. */
 @Component({
   selector: 'app-not-found-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [RouterLink],
+  imports: [RouterLink, TranslocoPipe],
   template: `
     <div class="page-heading">
-      <h1>Page not found</h1>
+      <h1>{{ 'app.title.notFound' | transloco }}</h1>
     </div>
     <section class="panel">
-      <p class="message">There is no page at this address. It may have moved, or the link may be mistyped.</p>
-      <a routerLink="/" class="button">Go to the status page</a>
+      <p class="message">{{ 'app.notFound.message' | transloco }}</p>
+      <a routerLink="/" class="button">{{ 'app.notFound.home' | transloco }}</a>
     </section>
   `,
   styles: `

@@ -8,12 +8,14 @@ import {
   signal,
 } from '@angular/core';
 import { Router, RouterLink } from '@angular/router';
+import { TranslocoPipe } from '@jsverse/transloco';
 import type { OkResponse, SetupRequest } from '@monitor/contracts';
 
 import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
+import { t } from '../../core/i18n/i18n';
 import { SessionStore } from '../../core/session/session.store';
-import { PASSWORD_HINT, focusAfterRender, passwordProblem } from '../../shared/forms/form-helpers';
+import { focusAfterRender, passwordHint, passwordProblem } from '../../shared/forms/form-helpers';
 import { TextFieldComponent } from '../../shared/forms/text-field.component';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 
@@ -25,51 +27,39 @@ interface SetupErrors {
   repeat?: string;
 }
 
-const MODES: readonly { value: Mode; label: string; hint: string }[] = [
-  {
-    value: 'simple',
-    label: 'Simple',
-    hint: 'Shows the everyday options and keeps the rarely needed ones out of the way.',
-  },
-  {
-    value: 'advanced',
-    label: 'Advanced',
-    hint: 'Shows every option, for people who tune checks and alerts in detail.',
-  },
-];
+/** Each mode's label and hint are the catalogue's `auth.setup.modes.<mode>.*`. */
+const MODES: readonly Mode[] = ['simple', 'advanced'];
 
 /** `/setup`: first run, while no account exists. Creates the first administrator and signs in. */
 @Component({
   selector: 'app-setup-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [TextFieldComponent, ErrorAlertComponent, RouterLink],
+  imports: [TextFieldComponent, ErrorAlertComponent, RouterLink, TranslocoPipe],
   template: `
     <section class="panel auth-card" aria-labelledby="setup-heading">
-      <h1 id="setup-heading">Set up Monitor</h1>
-      <p class="lead">
-        Create the first account. It is an administrator: it can add sensors, channels and other accounts.
-      </p>
+      <h1 id="setup-heading">{{ 'auth.setup.heading' | transloco }}</h1>
+      <p class="lead">{{ 'auth.setup.lead' | transloco }}</p>
 
       <form class="form" novalidate (submit)="submit($event)" data-testid="setup-form">
         <app-text-field
           fieldId="setup-username"
-          label="Username"
+          [label]="'auth.username' | transloco"
           autocomplete="username"
           [(value)]="username"
           [error]="errors().username"
         />
         <app-text-field
           fieldId="setup-password"
-          label="Password"
+          [label]="'auth.password' | transloco"
           type="password"
           autocomplete="new-password"
-          [hint]="passwordHint"
+          [hint]="passwordHint()"
           [(value)]="password"
           [error]="errors().password"
         />
         <app-text-field
           fieldId="setup-repeat"
-          label="Repeat the password"
+          [label]="'auth.setup.repeat' | transloco"
           type="password"
           autocomplete="new-password"
           [(value)]="repeat"
@@ -77,39 +67,42 @@ const MODES: readonly { value: Mode; label: string; hint: string }[] = [
         />
 
         <fieldset class="field">
-          <legend>Mode</legend>
-          @for (choice of modes; track choice.value) {
+          <legend>{{ 'auth.setup.mode' | transloco }}</legend>
+          @for (choice of modes; track choice) {
             <label class="choice">
               <input
                 type="radio"
                 name="setup-mode"
-                [value]="choice.value"
-                [checked]="mode() === choice.value"
-                [attr.aria-describedby]="'setup-mode-' + choice.value + '-hint'"
-                (change)="mode.set(choice.value)"
+                [value]="choice"
+                [checked]="mode() === choice"
+                [attr.aria-describedby]="'setup-mode-' + choice + '-hint'"
+                (change)="mode.set(choice)"
               />
-              <span class="choice-label">{{ choice.label }}</span>
-              <span class="hint" [id]="'setup-mode-' + choice.value + '-hint'">{{ choice.hint }}</span>
+              <span class="choice-label">{{ 'auth.setup.modes.' + choice + '.label' | transloco }}</span>
+              <span class="hint" [id]="'setup-mode-' + choice + '-hint'">{{
+                'auth.setup.modes.' + choice + '.hint' | transloco
+              }}</span>
             </label>
           }
         </fieldset>
 
         @if (failure(); as failure) {
           <app-error-alert
-            heading="The account could not be created"
+            [heading]="'auth.setup.failed' | transloco"
             [message]="failure.message"
             [retryable]="false"
           />
           @if (failure.status === 409) {
             <p class="hint">
-              An account already exists. <a routerLink="/sign-in">Go to the sign-in page</a>.
+              {{ 'auth.setup.exists' | transloco }}
+              <a routerLink="/sign-in">{{ 'auth.setup.goToSignIn' | transloco }}</a>
             </p>
           }
         }
 
         <p class="buttons">
           <button type="submit" class="button button-primary" [disabled]="busy()">
-            {{ busy() ? 'Creating the account…' : 'Create the account and sign in' }}
+            {{ (busy() ? 'auth.setup.creating' : 'auth.setup.create') | transloco }}
           </button>
         </p>
       </form>
@@ -124,7 +117,7 @@ export class SetupPageComponent {
   private readonly injector = inject(Injector);
 
   protected readonly modes = MODES;
-  protected readonly passwordHint = PASSWORD_HINT;
+  protected readonly passwordHint = passwordHint;
 
   protected readonly username = signal('');
   protected readonly password = signal('');
@@ -135,9 +128,9 @@ export class SetupPageComponent {
   protected readonly errors = computed<SetupErrors>(() => {
     if (!this.submitted()) return {};
     return {
-      username: this.username().trim() === '' ? 'Enter a username.' : undefined,
+      username: this.username().trim() === '' ? t('auth.setup.enterUsername') : undefined,
       password: passwordProblem(this.password()),
-      repeat: this.repeat() !== this.password() ? 'The two passwords differ.' : undefined,
+      repeat: this.repeat() !== this.password() ? t('auth.setup.passwordsDiffer') : undefined,
     };
   });
   protected readonly failure = signal<ApiCallError | undefined>(undefined);

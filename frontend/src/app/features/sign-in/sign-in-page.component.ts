@@ -9,10 +9,12 @@ import {
   signal,
 } from '@angular/core';
 import { Router } from '@angular/router';
+import { TranslocoPipe } from '@jsverse/transloco';
 import type { LoginRequest, LoginResponse, OkResponse, TotpLoginRequest } from '@monitor/contracts';
 
 import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
+import { t } from '../../core/i18n/i18n';
 import { safeNextUrl } from '../../core/session/next-url';
 import { SessionStore } from '../../core/session/session.store';
 import { focusAfterRender, messageWithRetry } from '../../shared/forms/form-helpers';
@@ -34,62 +36,70 @@ interface Challenge {
 @Component({
   selector: 'app-sign-in-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [TextFieldComponent, ErrorAlertComponent],
+  imports: [TextFieldComponent, ErrorAlertComponent, TranslocoPipe],
   template: `
     <section class="panel auth-card" aria-labelledby="sign-in-heading">
       @if (challenge()) {
-        <h1 id="sign-in-heading">Second factor</h1>
-        <p class="lead">
-          Enter the 6-digit code your authenticator app shows for Monitor, or one of your recovery codes.
-        </p>
+        <h1 id="sign-in-heading">{{ 'auth.signIn.secondFactor' | transloco }}</h1>
+        <p class="lead">{{ 'auth.signIn.codeLead' | transloco }}</p>
         <form class="form" novalidate (submit)="submitCode($event)" data-testid="sign-in-code-form">
           <app-text-field
             fieldId="sign-in-code"
-            label="Code or recovery code"
+            [label]="'auth.signIn.code' | transloco"
             autocomplete="one-time-code"
-            hint="For example 123456, or a recovery code like ABCD-EFGH-JKLM-NPQR."
+            [hint]="'auth.signIn.codeHint' | transloco"
             [maxlength]="40"
             [(value)]="code"
             [error]="codeError()"
           />
           @if (failure(); as message) {
-            <app-error-alert heading="Not signed in" [message]="message" [retryable]="false" />
+            <app-error-alert
+              [heading]="'auth.signIn.failed' | transloco"
+              [message]="message"
+              [retryable]="false"
+            />
           }
           <p class="buttons">
             <button type="submit" class="button button-primary" [disabled]="busy()">
-              {{ busy() ? 'Checking…' : 'Verify' }}
+              {{ (busy() ? 'auth.signIn.checking' : 'auth.signIn.verify') | transloco }}
             </button>
-            <button type="button" class="button" [disabled]="busy()" (click)="startOver()">Back</button>
+            <button type="button" class="button" [disabled]="busy()" (click)="startOver()">
+              {{ 'auth.signIn.back' | transloco }}
+            </button>
           </p>
         </form>
       } @else {
-        <h1 id="sign-in-heading">Sign in</h1>
-        <p class="lead">Sign in to Monitor with your account.</p>
+        <h1 id="sign-in-heading">{{ 'auth.signIn.heading' | transloco }}</h1>
+        <p class="lead">{{ 'auth.signIn.lead' | transloco }}</p>
         @if (notice(); as notice) {
           <p class="notice" role="status">{{ notice }}</p>
         }
         <form class="form" novalidate (submit)="submitPassword($event)" data-testid="sign-in-form">
           <app-text-field
             fieldId="sign-in-username"
-            label="Username"
+            [label]="'auth.username' | transloco"
             autocomplete="username"
             [(value)]="username"
             [error]="usernameError()"
           />
           <app-text-field
             fieldId="sign-in-password"
-            label="Password"
+            [label]="'auth.password' | transloco"
             type="password"
             autocomplete="current-password"
             [(value)]="password"
             [error]="passwordError()"
           />
           @if (failure(); as message) {
-            <app-error-alert heading="Not signed in" [message]="message" [retryable]="false" />
+            <app-error-alert
+              [heading]="'auth.signIn.failed' | transloco"
+              [message]="message"
+              [retryable]="false"
+            />
           }
           <p class="buttons">
             <button type="submit" class="button button-primary" [disabled]="busy()">
-              {{ busy() ? 'Signing in…' : 'Sign in' }}
+              {{ (busy() ? 'auth.signIn.signingIn' : 'auth.signIn.submit') | transloco }}
             </button>
           </p>
         </form>
@@ -119,15 +129,13 @@ export class SignInPageComponent {
   private readonly passwordSubmitted = signal(false);
   private readonly codeSubmitted = signal(false);
   protected readonly usernameError = computed(() =>
-    this.passwordSubmitted() && this.username().trim() === '' ? 'Enter your username.' : undefined,
+    this.passwordSubmitted() && this.username().trim() === '' ? t('auth.signIn.enterUsername') : undefined,
   );
   protected readonly passwordError = computed(() =>
-    this.passwordSubmitted() && this.password() === '' ? 'Enter your password.' : undefined,
+    this.passwordSubmitted() && this.password() === '' ? t('auth.signIn.enterPassword') : undefined,
   );
   protected readonly codeError = computed(() =>
-    this.codeSubmitted() && this.code().trim() === ''
-      ? 'Enter the code from your app or a recovery code.'
-      : undefined,
+    this.codeSubmitted() && this.code().trim() === '' ? t('auth.signIn.enterCode') : undefined,
   );
   protected readonly challenge = signal<Challenge | undefined>(undefined);
   protected readonly failure = signal<string | undefined>(undefined);
@@ -187,7 +195,7 @@ export class SignInPageComponent {
     } catch (failure: unknown) {
       const error = ApiCallError.from(failure);
       if (error.status === 401 && this.expired(challenge, error)) {
-        this.startOver('More than two minutes went by: enter your password again.');
+        this.startOver(t('auth.signIn.expired'));
       } else {
         this.failure.set(messageWithRetry(error));
         this.focus('#sign-in-code');

@@ -2,4 +2,6 @@ import { Routes } from '@angular/router';
 
 import { SignInPageComponent } from './sign-in-page.component';
 
-export const SIGN_IN_ROUTES: Routes = [{ path: '', title: 'app.title.signIn', component: SignInPageComponent }];
+export const SIGN_IN_ROUTES: Routes = [
+  { path: '', title: 'app.title.signIn', component: SignInPageComponent },
+];

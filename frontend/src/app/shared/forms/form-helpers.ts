@@ -1,5 +1,7 @@
 import { type Injector, afterNextRender } from '@angular/core';
 
+import { t } from '../../core/i18n/i18n';
+
 /** The current text of the input, select or textarea an event came from. */
 export function inputValue(event: Event): string {
   const target = event.target as HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement | null;
@@ -13,14 +15,20 @@ export const PASSWORD_MAX_BYTES = 72;
 /** What is wrong with a new password under the server's rules, or undefined. */
 export function passwordProblem(password: string): string | undefined {
   if (password.length < PASSWORD_MIN_CHARACTERS) {
-    return `Use at least ${PASSWORD_MIN_CHARACTERS} characters.`;
+    return t('common.password.tooShort', { min: PASSWORD_MIN_CHARACTERS });
   }
   if (new TextEncoder().encode(password).length > PASSWORD_MAX_BYTES) {
-    return `Use at most ${PASSWORD_MAX_BYTES} bytes: that is 72 plain letters or digits, fewer with accents or emoji.`;
+    return t('common.password.tooLong', { max: PASSWORD_MAX_BYTES });
   }
   return undefined;
 }
 
+/** The rules of a new password, for the hint under the field. */
+export function passwordHint(): string {
+  return t('common.password.hint', { min: PASSWORD_MIN_CHARACTERS, max: PASSWORD_MAX_BYTES });
+}
+
+/** @deprecated Until the account page reads {@link passwordHint}. */
 export const PASSWORD_HINT = `At least ${PASSWORD_MIN_CHARACTERS} characters, at most ${PASSWORD_MAX_BYTES} bytes.`;
 
 /**
@@ -30,9 +38,8 @@ export const PASSWORD_HINT = `At least ${PASSWORD_MIN_CHARACTERS} characters, at
 export function messageWithRetry(error: { message: string; retryAfterSeconds?: number }): string {
   const seconds = error.retryAfterSeconds;
   if (seconds === undefined || /try again in/i.test(error.message)) return error.message;
-  const wait = seconds <= 1 ? 'a second' : `${seconds} seconds`;
   const sentence = /[.!?]$/.test(error.message) ? error.message : `${error.message}.`;
-  return `${sentence} Try again in ${wait}.`;
+  return t('common.tryAgainIn', { sentence, seconds });
 }
 
 /** Moves focus to the first element of `root` matching `selector` once the view has been updated. */

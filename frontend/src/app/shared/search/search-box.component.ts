@@ -9,22 +9,17 @@ import {
   viewChild,
 } from '@angular/core';
 import { Router } from '@angular/router';
+import { TranslocoPipe } from '@jsverse/transloco';
 import type { SearchHit, SearchKind, SearchResponse } from '@monitor/contracts';
 
 import { ApiCallError } from '../../core/api/api-call-error';
+import { t } from '../../core/i18n/i18n';
 import { inputValue } from '../forms/form-helpers';
 import { SEARCH_MAX_LENGTH, SEARCH_MIN_LENGTH, SearchService } from './search.service';
 
 const DELAY_MS = 250;
 
-const GROUPS: readonly { kind: SearchKind; label: string }[] = [
-  { kind: 'sensor', label: 'Sensors' },
-  { kind: 'site', label: 'Sites' },
-  { kind: 'channel', label: 'Channels' },
-  { kind: 'incident', label: 'Incidents' },
-  { kind: 'result', label: 'Results' },
-  { kind: 'user', label: 'Users' },
-];
+const KINDS: readonly SearchKind[] = ['sensor', 'site', 'channel', 'incident', 'result', 'user'];
 
 interface Option {
   readonly hit: SearchHit;
@@ -39,6 +34,7 @@ interface Option {
 @Component({
   selector: 'app-search-box',
   changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [TranslocoPipe],
   templateUrl: './search-box.component.html',
   styleUrl: './search-box.component.css',
   host: {
@@ -67,10 +63,10 @@ export class SearchBoxComponent {
   protected readonly groups = computed(() => {
     const hits = this.response()?.answer.hits ?? [];
     let index = 0;
-    return GROUPS.map((group) => ({
-      ...group,
+    return KINDS.map((kind) => ({
+      kind,
       options: hits
-        .filter((hit) => hit.kind === group.kind)
+        .filter((hit) => hit.kind === kind)
         .map((hit): Option => {
           const position = index++;
           return { hit, index: position, id: `search-option-${position}` };
@@ -90,13 +86,12 @@ export class SearchBoxComponent {
 
   /** Announced to screen readers as the answer changes. */
   protected readonly announcement = computed(() => {
-    if (this.loading()) return 'Searching…';
+    if (this.loading()) return t('search.searching');
     if (this.failure()) return '';
     const count = this.options().length;
     if (!this.response()) return '';
-    if (count === 0) return 'No matches.';
-    const more = this.truncated() ? ' More results exist.' : '';
-    return `${count === 1 ? '1 result' : `${count} results`}.${more}`;
+    if (count === 0) return t('search.none');
+    return t(this.truncated() ? 'search.countMore' : 'search.count', { count });
   });
 
   constructor() {
@@ -191,8 +186,7 @@ export class SearchBoxComponent {
   }
 
   protected stateLabel(state: string): string {
-    if (state === 'warn') return 'Flaky';
-    return state ? state.charAt(0).toUpperCase() + state.slice(1) : '';
+    return state ? t(`search.state.${state}`) : '';
   }
 
   private clear(): void {

@@ -1,17 +1,21 @@
 import { ChangeDetectionStrategy, Component, input, output } from '@angular/core';
+import { TranslocoPipe } from '@jsverse/transloco';
 
 /** An error message announced to assistive technology, with an optional "Try again" button. */
 @Component({
   selector: 'app-error-alert',
   changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [TranslocoPipe],
   template: `
     <div class="alert" role="alert">
       <span class="icon" aria-hidden="true">!</span>
       <div class="body">
-        <p class="title">{{ heading() }}</p>
+        <p class="title">{{ heading() ?? ('common.error.heading' | transloco) }}</p>
         <p class="message">{{ message() }}</p>
         @if (retryable()) {
-          <button type="button" class="button" (click)="retry.emit()">Try again</button>
+          <button type="button" class="button" (click)="retry.emit()">
+            {{ 'common.actions.retry' | transloco }}
+          </button>
         }
       </div>
     </div>
@@ -58,7 +62,8 @@ import { ChangeDetectionStrategy, Component, input, output } from '@angular/core
 })
 export class ErrorAlertComponent {
   readonly message = input.required<string>();
-  readonly heading = input('Something went wrong');
+  /** Defaults to "Something went wrong". */
+  readonly heading = input<string>();
   /** Show the "Try again" button (emits `retry`). */
   readonly retryable = input(true);
   readonly retry = output();

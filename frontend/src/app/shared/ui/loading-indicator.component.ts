@@ -1,11 +1,13 @@
 import { ChangeDetectionStrategy, Component, input } from '@angular/core';
+import { TranslocoPipe } from '@jsverse/transloco';
 
 /** A polite "loading" line with a small spinner. */
 @Component({
   selector: 'app-loading-indicator',
   changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [TranslocoPipe],
   template: `<p class="loading" role="status">
-    <span class="spinner" aria-hidden="true"></span>{{ label() }}
+    <span class="spinner" aria-hidden="true"></span>{{ label() ?? ('common.loading' | transloco) }}
   </p>`,
   styles: `
     .loading {
@@ -37,5 +39,6 @@ import { ChangeDetectionStrategy, Component, input } from '@angular/core';
   `,
 })
 export class LoadingIndicatorComponent {
-  readonly label = input('Loading…');
+  /** Defaults to "Loading…". */
+  readonly label = input<string>();
 }

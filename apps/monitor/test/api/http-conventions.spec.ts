@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as zlib from 'node:zlib';
 import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { IsInt, IsString, Max, Min } from 'class-validator';
 import { RequireAccess } from '../../src/auth/access.decorator';
@@ -42,6 +44,9 @@ const json = (body: unknown): RequestInit => ({
   body: typeof body === 'string' ? body : JSON.stringify(body),
 });
 
+/** Long enough that @fastify/static sends the compressed copies (it skips files under 1 KiB). */
+const MAIN_JS = `console.log(${JSON.stringify('x'.repeat(2048))});`;
+
 describe('HTTP conventions', () => {
   let t: TestApp;
   let dashboardDir: string;
@@ -52,7 +57,9 @@ describe('HTTP conventions', () => {
       path.join(dashboardDir, 'index.html'),
       '<!doctype html><title>Monitor</title><app-root></app-root>',
     );
-    fs.writeFileSync(path.join(dashboardDir, 'main-ABCDEFGH.js'), 'console.log(1)');
+    fs.writeFileSync(path.join(dashboardDir, 'main-ABCDEFGH.js'), MAIN_JS);
+    fs.writeFileSync(path.join(dashboardDir, 'main-ABCDEFGH.js.br'), zlib.brotliCompressSync(MAIN_JS));
+    fs.writeFileSync(path.join(dashboardDir, 'main-ABCDEFGH.js.gz'), zlib.gzipSync(MAIN_JS));
     t = await startTestApp({ imports: [ConventionProbeModule], dashboardDir, slowRequestMs: 50 });
   });
 
@@ -200,6 +207,37 @@ describe('HTTP conventions', () => {
     }
     const asset = await t.request('/main-ABCDEFGH.js');
     expect(asset.headers.get('cache-control')).toContain('immutable');
+    expect(await asset.text()).toBe(MAIN_JS);
+  });
+
+  it('sends the precompressed copy of an asset the browser accepts, else the file itself', async () => {
+    const get = (encoding: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        const req = http.get(
+          `${t.url}/main-ABCDEFGH.js`,
+          { headers: { 'accept-encoding': encoding } },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          },
+        );
+        req.on('error', reject);
+      });
+    const br = await get('gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary?.toLowerCase()).toContain('accept-encoding');
+    expect(br.headers['cache-control']).toContain('immutable');
+    expect(zlib.brotliDecompressSync(br.body).toString()).toBe(MAIN_JS);
+    const gz = await get('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.body).toString()).toBe(MAIN_JS);
+    const plain = await get('identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(MAIN_JS);
+  });
+
+  it('answers unknown API paths with JSON, not the dashboard', async () => {
     const api = await t.request('/api/sensors-that-do-not-exist');
     expect(api.status).toBe(404);
     expect(api.headers.get('content-type')).toContain('application/json');

@@ -20,7 +20,8 @@ const isApiPath = (url: string): boolean =>
 
 /**
  * Serves the built dashboard at `/`: hashed assets cached for a year, and index.html (no-cache)
- * for every other GET outside /api so deep links work.
+ * for every other GET outside /api so deep links work. The Brotli or gzip copy written at build time
+ * (scripts/precompress.mjs) is sent when the browser accepts it.
  */
 export async function registerDashboard(app: NestFastifyApplication, dir: string | null): Promise<void> {
   if (dir) {
@@ -29,8 +30,9 @@ export async function registerDashboard(app: NestFastifyApplication, dir: string
       prefix: '/',
       wildcard: false,
       index: false,
+      preCompressed: true,
       setHeaders: (reply: FastifyReply, filePath: string) => {
-        const hashed = /-[A-Z0-9]{8,}\.(js|css)$/.test(filePath);
+        const hashed = /-[A-Z0-9]{8,}\.(js|css)(\.br|\.gz)?$/.test(filePath);
         void reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });

@@ -31,6 +31,8 @@ export function provideI18n(): EnvironmentProviders[] {
     provideAppInitializer(async () => {
       const language = inject(LanguageService);
       const session = inject(SessionStore).ensureLoaded();
+      // The browser's language is the likely answer: its catalogue loads while the session is read.
+      language.preload(language.preferred());
       await Promise.race([
         session.catch(() => undefined),
         new Promise((wait) => setTimeout(wait, SESSION_WAIT_MS)),

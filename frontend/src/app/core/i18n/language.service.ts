@@ -29,6 +29,11 @@ export class LanguageService {
     );
   }
 
+  /** Starts loading a language's catalogue without showing it. */
+  preload(tag: LanguageTag): void {
+    this.transloco.load(tag).subscribe({ error: () => undefined });
+  }
+
   /** Loads a language's catalogue, then shows it; when calls cross, the latest wins. */
   async use(tag: LanguageTag): Promise<void> {
     this.wanted = tag;

@@ -1,0 +1,200 @@
+// Dashboard benchmark in headless Chromium (Debian's /usr/bin/chromium or $CHROMIUM_PATH) with
+// 2,000 http sensors probing a local target every 10 s (200 results/s):
+// - time from navigation to the status grid showing every card that fits the window (cold
+//   browser profile each run, so nothing comes from the cache);
+// - JavaScript and all bytes transferred for that first page, as the browser received them;
+// - long tasks (over 50 ms) on the page during a minute of the live result stream, and how many
+//   result events the page received meanwhile.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { apiKeyFor, createSensors } from './support/api.mjs';
+import { percentile, startBenchServer } from './support/server.mjs';
+import { startTarget } from './support/target.mjs';
+
+const PASSWORD = 'bench password 12345';
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const round = (n, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/**
+ * Runs in the page before any script: records when the grid first shows every card that fits
+ * (the last drawn card reaches the bottom of the window, or all sensors are drawn), counts the
+ * `result` events of the live stream, and keeps every long task.
+ */
+const PAGE_PROBE = `
+  window.__bench = { gridReady: null, results: 0, longTasks: [] };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.__bench.longTasks.push({ at: entry.startTime, ms: entry.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  const NativeEventSource = window.EventSource;
+  window.EventSource = class extends NativeEventSource {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('result', () => window.__bench.results++);
+    }
+  };
+  const check = () => {
+    const cards = document.querySelectorAll('[data-testid^="sensor-row-"]');
+    const last = cards[cards.length - 1];
+    const filled = last && (last.getBoundingClientRect().bottom >= window.innerHeight || cards.length >= window.__benchTotal);
+    const named = last && last.textContent.trim() !== '';
+    if (filled && named) window.__bench.gridReady = performance.now();
+    else requestAnimationFrame(check);
+  };
+  requestAnimationFrame(check);
+`;
+
+async function openPage(url, cookies, total) {
+  const profile = mkdtempSync(join(tmpdir(), 'monitor-bench-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    headless: true,
+    args: ARGS,
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    viewport: { width: 1440, height: 900 },
+  });
+  await context.addCookies(cookies);
+  const page = context.pages()[0] ?? (await context.newPage());
+  await page.addInitScript(`window.__benchTotal = ${total};${PAGE_PROBE}`);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  const types = new Map();
+  const bytes = { script: 0, all: 0 };
+  cdp.on('Network.responseReceived', (event) => types.set(event.requestId, event.type));
+  cdp.on('Network.loadingFinished', (event) => {
+    bytes.all += event.encodedDataLength;
+    if (types.get(event.requestId) === 'Script') bytes.script += event.encodedDataLength;
+  });
+  return {
+    page,
+    bytes,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+async function signInCookies(url) {
+  const login = await fetch(`${url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+  });
+  const [pair] = login.headers.getSetCookie()[0].split(';');
+  const [name, value] = pair.split('=');
+  return [{ name, value, url }];
+}
+
+export async function run({ sensors = 2000, interval = 10, loads = 5, streamSeconds = 60 } = {}) {
+  const target = await startTarget();
+  const server = await startBenchServer({ env: { MONITOR_ADMIN_PASSWORD: PASSWORD } });
+  try {
+    const headers = await apiKeyFor(server.url, PASSWORD);
+    const bodies = Array.from({ length: sensors }, (_, i) => ({
+      name: `web-${String(i).padStart(4, '0')}`,
+      type: 'http',
+      target: `${target.url}/s/${i}`,
+      interval,
+      group: `group-${i % 20}`,
+      tags: [`tag-${i % 7}`],
+      options: { timeout: Math.min(10, interval) },
+    }));
+    await createSensors(server.url, headers, bodies);
+    const cookies = await signInCookies(server.url);
+    // The tour would sit above the grid on a first visit; it is finished for this account.
+    await fetch(`${server.url}/api/onboarding/tour`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: `${cookies[0].name}=${cookies[0].value}` },
+      body: JSON.stringify({ version: 1000 }),
+    });
+    await sleep(interval * 1000 + 2000);
+
+    const readyMs = [];
+    let firstBytes;
+    for (let i = 0; i < loads; i++) {
+      const browser = await openPage(server.url, cookies, sensors);
+      try {
+        await browser.page.goto(`${server.url}/`, { waitUntil: 'commit' });
+        await browser.page.waitForFunction(() => window.__bench?.gridReady != null, null, {
+          timeout: 30_000,
+          polling: 100,
+        });
+        readyMs.push(await browser.page.evaluate('window.__bench.gridReady'));
+        if (process.env.BENCH_VERBOSE) {
+          console.log(
+            await browser.page.evaluate(
+              `JSON.stringify(performance.getEntriesByType('resource').map((e) => [e.name.replace(location.origin, ''), Math.round(e.startTime), Math.round(e.responseEnd), e.encodedBodySize]))`,
+            ),
+          );
+        }
+        await browser.page.waitForLoadState('networkidle').catch(() => undefined);
+        if (i === 0) firstBytes = { ...browser.bytes };
+      } finally {
+        await browser.close();
+      }
+    }
+
+    // A minute of the live stream on an open grid: the page's long tasks after it settled.
+    const browser = await openPage(server.url, cookies, sensors);
+    let stream;
+    try {
+      await browser.page.goto(`${server.url}/`);
+      await browser.page.waitForFunction(() => window.__bench?.gridReady != null, null, { timeout: 30_000 });
+      await sleep(3000);
+      const from = await browser.page.evaluate(
+        '({ at: performance.now(), results: window.__bench.results })',
+      );
+      await sleep(streamSeconds * 1000);
+      stream = await browser.page.evaluate(
+        `(() => { const from = ${JSON.stringify(from)}; const b = window.__bench;
+          return { seconds: (performance.now() - from.at) / 1000, results: b.results - from.results,
+                   longTasks: b.longTasks.filter((t) => t.at >= from.at).map((t) => t.ms) }; })()`,
+      );
+    } finally {
+      await browser.close();
+    }
+
+    const figures = {
+      sensors,
+      grid_ready_ms: {
+        runs: readyMs.map((ms) => round(ms)),
+        p50: round(percentile(readyMs, 50)),
+        max: round(Math.max(...readyMs)),
+      },
+      first_page_js_kib: round(firstBytes.script / 1024),
+      first_page_all_kib: round(firstBytes.all / 1024),
+      stream: {
+        seconds: round(stream.seconds),
+        results_per_second: round(stream.results / stream.seconds),
+        long_tasks: stream.longTasks.length,
+        longest_task_ms: stream.longTasks.length ? round(Math.max(...stream.longTasks)) : 0,
+      },
+    };
+    console.log(
+      `dashboard: ${sensors} sensors, grid ready p50 ${figures.grid_ready_ms.p50} ms (max ${figures.grid_ready_ms.max} ms over ${loads} cold loads)`,
+    );
+    console.log(
+      `dashboard: first page transferred ${figures.first_page_js_kib} KiB of JavaScript, ${figures.first_page_all_kib} KiB in all`,
+    );
+    console.log(
+      `dashboard: ${figures.stream.results_per_second} results/s streamed for ${figures.stream.seconds} s: ${figures.stream.long_tasks} long tasks over 50 ms (longest ${figures.stream.longest_task_ms} ms)`,
+    );
+    return figures;
+  } finally {
+    await server.stop();
+    await target.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();

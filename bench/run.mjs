@@ -1,7 +1,9 @@
-// npm run bench: every benchmark in turn, against the built server (npm run build first).
+// npm run bench: every benchmark in turn, against the built server and dashboard (npm run build
+// first; the dashboard benchmark needs Chromium).
 // Prints one line per figure and writes bench/results/latest.json.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { run as backup } from './backup.mjs';
+import { run as dashboard } from './dashboard.mjs';
 import { run as delivery } from './delivery.mjs';
 import { run as history } from './history.mjs';
 import { run as live } from './live.mjs';
@@ -23,6 +25,7 @@ const results = {
   history: await history(),
   live: await live(),
   backup: await backup(),
+  dashboard: await dashboard(),
 };
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/latest.json', `${JSON.stringify(results, null, 2)}\n`);

@@ -11,10 +11,12 @@ import {
   signal,
 } from '@angular/core';
 import type { OkResponse } from '@monitor/contracts';
+import { TranslocoPipe } from '@jsverse/transloco';
 
 import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
 import { loadable } from '../../core/api/loadable';
+import { t } from '../../core/i18n/i18n';
 import { SessionStore } from '../../core/session/session.store';
 import { focusAfterRender, inputValue } from '../../shared/forms/form-helpers';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
@@ -41,7 +43,7 @@ interface Draft {
   readonly stored: readonly string[];
 }
 
-/** `/channels`: where alerts go. Everyone sees the list; administrators create, edit, test and delete. */
+/** The alert the template preview renders. */
 const SAMPLE_ALERT: AlertContext = {
   kind: 'down',
   at: Date.parse('2026-01-01T12:00:00Z'),
@@ -59,10 +61,34 @@ const SAMPLE_ALERT: AlertContext = {
   url: 'https://status.example.com/sensors/1',
 };
 
+/** Code-like fragments of the recipes and hints, passed in because ICU would read them as tags or arguments. */
+const CODE_FRAGMENTS = {
+  token: '<token>',
+  user: '<user>',
+  id: '<id>',
+  group: '<group>',
+  topic: '<topic>',
+  hex: '<hex>',
+  chatId: '"chat":{"id":…}',
+};
+
+const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+
+/**
+ * A text of a channel type from the catalogue (`channels.types.<type>.<path>`). The server defines
+ * the types: for one the catalogue does not know yet, its own (English) wording is shown.
+ */
+function typeText(type: string, path: string, fallback: string): string {
+  const key = `channels.types.${camel(type)}.${path}`;
+  const text = t(`channels.types.${camel(type)}.${path}`, CODE_FRAGMENTS);
+  return text === key ? fallback : text;
+}
+
+/** `/channels`: where alerts go. Everyone sees the list; administrators create, edit, test and delete. */
 @Component({
   selector: 'app-channels-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [DatePipe, ErrorAlertComponent, LoadingIndicatorComponent],
+  imports: [DatePipe, TranslocoPipe, ErrorAlertComponent, LoadingIndicatorComponent],
   templateUrl: './channels-page.component.html',
   styleUrl: './channels-page.component.css',
 })
@@ -76,40 +102,60 @@ export class ChannelsPageComponent {
   protected readonly list = loadable(() => this.api.get<AlertChannel[]>('/api/channels'));
   protected readonly types = loadable(() => this.api.get<ChannelType[]>('/api/channel-types'));
 
-  protected readonly status = signal('');
+  /** The last change, shown in the status line; translated where shown so it follows the language. */
+  protected readonly change = signal<{ kind: 'saved' | 'deleted'; name: string } | undefined>(undefined);
+  protected readonly status = computed(() => {
+    const change = this.change();
+    return change ? t(`channels.status.${change.kind}`, { name: change.name }) : '';
+  });
   protected readonly failure = signal<string | undefined>(undefined);
   protected readonly busy = signal(false);
   protected readonly confirmDeleteId = signal<number | undefined>(undefined);
 
   protected readonly draft = signal<Draft | undefined>(undefined);
   protected readonly formFailure = signal<string | undefined>(undefined);
-  protected readonly testResult = signal<{ ok: boolean; message: string } | undefined>(undefined);
+  /** A failed test carries the server's message; a sent one is worded here. */
+  protected readonly testResult = signal<{ ok: boolean; message?: string } | undefined>(undefined);
+  protected readonly testMessage = computed(() => {
+    const result = this.testResult();
+    if (!result) return '';
+    return result.ok ? t('channels.form.testSent') : (result.message ?? '');
+  });
 
   protected readonly draftType = computed<ChannelType | undefined>(() => {
     const type = this.draft()?.type;
     return this.types.value()?.find((entry) => entry.type === type);
   });
 
-  protected readonly storedPlaceholder = 'stored — retype to change';
-
   /** What a down alert of a sample sensor would say with the templates as typed. */
   protected readonly preview = computed(() => {
     const draft = this.draft();
     if (!draft) return undefined;
-    const problems = [
-      ['Title template', draft.titleTemplate],
-      ['Body template', draft.bodyTemplate],
-    ]
+    const problems = (
+      [
+        ['title', draft.titleTemplate],
+        ['body', draft.bodyTemplate],
+      ] as const
+    )
       .filter(([, template]) => template.trim() !== '')
-      .map(([label, template]) => [label, renderTemplate(template, templateData(SAMPLE_ALERT))] as const)
-      .flatMap(([label, result]) =>
-        result.ok ? [] : [`${label}: ${result.error} — the built-in wording is used instead.`],
+      .map(([which, template]) => [which, renderTemplate(template, templateData(SAMPLE_ALERT))] as const)
+      .flatMap(([which, result]) =>
+        result.ok ? [] : [t(`channels.preview.problem.${which}`, { error: result.error })],
       );
     return { ...renderAlert(SAMPLE_ALERT, draft.titleTemplate, draft.bodyTemplate), problems };
   });
 
   protected typeLabel(type: string): string {
-    return this.types.value()?.find((entry) => entry.type === type)?.label ?? type;
+    const label = this.types.value()?.find((entry) => entry.type === type)?.label ?? type;
+    return typeText(type, 'label', label);
+  }
+
+  protected fieldText(type: string, field: ChannelField, part: 'label' | 'description'): string {
+    return typeText(type, `fields.${camel(field.name)}.${part}`, field[part]);
+  }
+
+  protected recipe(type: ChannelType): string[] {
+    return type.recipe.map((step, index) => typeText(type.type, `recipe.step${index + 1}`, step));
   }
 
   protected startCreate(): void {
@@ -206,7 +252,7 @@ export class ChannelsPageComponent {
     if (!draft || this.busy()) return;
     this.formFailure.set(undefined);
     this.testResult.set(undefined);
-    this.status.set('');
+    this.change.set(undefined);
     this.busy.set(true);
     try {
       const body = this.body(draft);
@@ -214,7 +260,7 @@ export class ChannelsPageComponent {
         draft.id === undefined
           ? await this.api.post<AlertChannel>('/api/channels', body)
           : await this.api.put<AlertChannel>(`/api/channels/${draft.id}`, body);
-      this.status.set(`The channel ${saved.name} was saved.`);
+      this.change.set({ kind: 'saved', name: saved.name });
       this.startEditAfterSave(saved);
       this.list.reload();
     } catch (failure: unknown) {
@@ -235,7 +281,7 @@ export class ChannelsPageComponent {
     try {
       if (draft.id === undefined) await this.api.post<OkResponse>('/api/channels/test', this.body(draft));
       else await this.api.post<OkResponse>(`/api/channels/${draft.id}/test`);
-      this.testResult.set({ ok: true, message: 'Test message sent' });
+      this.testResult.set({ ok: true });
     } catch (failure: unknown) {
       this.testResult.set({ ok: false, message: ApiCallError.from(failure).message });
     } finally {
@@ -263,7 +309,7 @@ export class ChannelsPageComponent {
       await this.api.delete<OkResponse>(`/api/channels/${channel.id}`);
       this.confirmDeleteId.set(undefined);
       if (this.draft()?.id === channel.id) this.cancel();
-      this.status.set(`The channel ${channel.name} was deleted.`);
+      this.change.set({ kind: 'deleted', name: channel.name });
       this.list.reload();
     } catch (failure: unknown) {
       this.failure.set(ApiCallError.from(failure).message);

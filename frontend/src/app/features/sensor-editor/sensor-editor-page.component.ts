@@ -11,8 +11,11 @@ import {
   untracked,
 } from '@angular/core';
 import { Router, RouterLink } from '@angular/router';
+import { TranslocoPipe } from '@jsverse/transloco';
 import { SENSOR_TYPES, type SensorType } from '@monitor/contracts';
 
+import { t } from '../../core/i18n/i18n';
+import { formatMs } from '../../core/i18n/format';
 import { focusAfterRender, inputValue } from '../../shared/forms/form-helpers';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
@@ -30,7 +33,13 @@ type TextField =
 @Component({
   selector: 'app-sensor-editor-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [RouterLink, ErrorAlertComponent, LoadingIndicatorComponent, SensorOptionsComponent],
+  imports: [
+    RouterLink,
+    TranslocoPipe,
+    ErrorAlertComponent,
+    LoadingIndicatorComponent,
+    SensorOptionsComponent,
+  ],
   providers: [SensorEditorStore],
   templateUrl: './sensor-editor-page.component.html',
   styleUrl: './sensor-editor-page.component.css',
@@ -53,10 +62,17 @@ export class SensorEditorPageComponent {
   });
   protected readonly isNew = computed(() => this.id() === undefined);
   protected readonly info = computed(() => typeInfo(this.store.draft().type));
+  protected readonly targetLabel = computed(() => t(`editor.type.${this.info().type}.targetLabel`));
+  protected readonly targetHint = computed(() => t(`editor.type.${this.info().type}.targetHint`));
   protected readonly heading = computed(() => {
-    if (this.isNew()) return 'New sensor';
+    if (this.isNew()) return t('editor.heading.new');
     const name = this.store.original()?.name;
-    return name ? `Edit ${name}` : 'Edit sensor';
+    return name ? t('editor.heading.edit', { name }) : t('editor.heading.editUnnamed');
+  });
+  protected readonly choicesError = computed(() => {
+    const problems = this.store.choicesProblems();
+    if (problems.length === 0) return undefined;
+    return problems.map(({ list, message }) => t(`editor.choices.${list}`, { error: message })).join(' ');
   });
   protected readonly backLink = computed(() => (this.isNew() ? '/' : `/sensors/${this.id()}`));
 
@@ -70,9 +86,16 @@ export class SensorEditorPageComponent {
     if (check?.kind !== 'probe') return undefined;
     const { result } = check;
     const parts: string[] = [];
-    if (result.status_code !== null) parts.push(`status ${result.status_code}`);
-    if (result.latency_ms !== null) parts.push(`${Math.round(result.latency_ms)} ms`);
-    return { success: result.success, details: parts.join(', '), message: result.message };
+    if (result.status_code !== null) parts.push(t('editor.check.statusCode', { code: result.status_code }));
+    if (result.latency_ms !== null) parts.push(formatMs(result.latency_ms));
+    const text = t('editor.check.probe', {
+      success: result.success ? 'yes' : 'no',
+      hasDetails: parts.length > 0 ? 'yes' : 'no',
+      details: parts.join(', '),
+      hasMessage: result.message ? 'yes' : 'no',
+      message: result.message,
+    });
+    return { success: result.success, text };
   });
 
   constructor() {
@@ -84,6 +107,10 @@ export class SensorEditorPageComponent {
         if (isNew || id !== undefined) void this.store.open(isNew ? undefined : id);
       });
     });
+  }
+
+  protected typeLabel(type: SensorType): string {
+    return t(`editor.type.${type}.label`);
   }
 
   protected text(field: TextField): string {

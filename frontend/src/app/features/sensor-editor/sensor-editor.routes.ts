@@ -5,9 +5,19 @@ import { sensorEditorGuard } from './sensor-editor.guard';
 
 /** Mounted at `sensors/new` and `sensors/:id/edit` (see app.routes.ts). */
 export const SENSOR_NEW_ROUTES: Routes = [
-  { path: '', title: 'app.title.newSensor', canActivate: [sensorEditorGuard], component: SensorEditorPageComponent },
+  {
+    path: '',
+    title: 'app.title.newSensor',
+    canActivate: [sensorEditorGuard],
+    component: SensorEditorPageComponent,
+  },
 ];
 
 export const SENSOR_EDIT_ROUTES: Routes = [
-  { path: '', title: 'app.title.editSensor', canActivate: [sensorEditorGuard], component: SensorEditorPageComponent },
+  {
+    path: '',
+    title: 'app.title.editSensor',
+    canActivate: [sensorEditorGuard],
+    component: SensorEditorPageComponent,
+  },
 ];

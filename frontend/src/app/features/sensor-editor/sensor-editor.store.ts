@@ -17,6 +17,12 @@ export interface ChannelChoice {
   readonly name: string;
 }
 
+/** A list of choices that could not be loaded, and the server's reason. */
+export interface ChoicesProblem {
+  readonly list: 'sites' | 'channels' | 'sensors';
+  readonly message: string;
+}
+
 export interface SensorChoice {
   readonly id: number;
   readonly name: string;
@@ -46,8 +52,8 @@ export class SensorEditorStore {
   readonly sites = signal<readonly string[]>([]);
   readonly channels = signal<readonly ChannelChoice[]>([]);
   readonly sensors = signal<readonly SensorChoice[]>([]);
-  /** Why a list of choices could not be loaded, if one could not. */
-  readonly choicesError = signal<string | undefined>(undefined);
+  /** Why lists of choices could not be loaded; empty when all loaded. */
+  readonly choicesProblems = signal<readonly ChoicesProblem[]>([]);
 
   readonly busy = signal(false);
   readonly failure = signal<string | undefined>(undefined);
@@ -79,32 +85,36 @@ export class SensorEditorStore {
   }
 
   private async loadChoices(): Promise<void> {
-    const problems: string[] = [];
-    const load = async <T>(what: string, call: () => Promise<T>, apply: (value: T) => void) => {
+    const problems: ChoicesProblem[] = [];
+    const load = async <T>(
+      list: ChoicesProblem['list'],
+      call: () => Promise<T>,
+      apply: (value: T) => void,
+    ) => {
       try {
         apply(await call());
       } catch (failure: unknown) {
-        problems.push(`${what}: ${ApiCallError.from(failure).message}`);
+        problems.push({ list, message: ApiCallError.from(failure).message });
       }
     };
     await Promise.all([
       load(
-        'Sites',
+        'sites',
         () => this.api.get<{ sites: { name: string }[] }>('/api/sites'),
         (answer) => this.sites.set(answer.sites.map((site) => site.name)),
       ),
       load(
-        'Channels',
+        'channels',
         () => this.api.get<ChannelChoice[]>('/api/channels'),
         (list) => this.channels.set(list.map(({ id, name }) => ({ id, name }))),
       ),
       load(
-        'Sensors',
+        'sensors',
         () => this.api.get<Sensor[]>('/api/sensors'),
         (list) => this.sensors.set(list.map(({ id, name }) => ({ id, name }))),
       ),
     ]);
-    this.choicesError.set(problems.length > 0 ? problems.join(' ') : undefined);
+    this.choicesProblems.set(problems);
   }
 
   patch(change: Partial<SensorDraft>): void {

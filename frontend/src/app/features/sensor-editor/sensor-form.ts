@@ -1,14 +1,16 @@
 import { STORED_SECRET, type Sensor, type SensorInput, type SensorType } from '@monitor/contracts';
 
+import { t } from '../../core/i18n/i18n';
+
 /** Pure helpers of the sensor editor: the option catalogue, and draft ⇄ request body conversion. */
 
 export type OptionKind = 'text' | 'textarea' | 'number' | 'boolean' | 'select' | 'secret' | 'headers';
 
 export interface OptionSpec {
   readonly name: string;
-  readonly label: string;
+  /** Catalogue key under `editor.option.` for its label and help (`editor.option.<key>.label`). */
+  readonly key: string;
   readonly kind: OptionKind;
-  readonly help: string;
   /** What the probe uses when the option is not set (booleans start at it). */
   readonly fallback?: string | boolean;
   readonly choices?: readonly string[];
@@ -17,84 +19,33 @@ export interface OptionSpec {
   readonly max?: number;
 }
 
+/** Labels and hints live in the catalogue under `editor.type.<type>.`; the placeholder is an example value. */
 export interface TypeInfo {
   readonly type: SensorType;
-  readonly label: string;
-  readonly targetLabel: string;
-  readonly targetHint: string;
   readonly targetPlaceholder: string;
 }
 
 export const TYPE_INFO: readonly TypeInfo[] = [
-  {
-    type: 'http',
-    label: 'HTTP(S)',
-    targetLabel: 'URL',
-    targetHint: 'The address to request, with http:// or https://.',
-    targetPlaceholder: 'https://example.com/health',
-  },
-  {
-    type: 'tcp',
-    label: 'TCP port',
-    targetLabel: 'Host and port',
-    targetHint: 'host:port, e.g. db.internal:5432 ([::1]:22 for IPv6).',
-    targetPlaceholder: 'db.internal:5432',
-  },
-  {
-    type: 'ping',
-    label: 'Ping (ICMP)',
-    targetLabel: 'Host',
-    targetHint: 'A host name or IP address.',
-    targetPlaceholder: '192.0.2.10',
-  },
-  {
-    type: 'dns',
-    label: 'DNS',
-    targetLabel: 'Name to resolve',
-    targetHint: 'The name to resolve, e.g. example.com.',
-    targetPlaceholder: 'example.com',
-  },
-  {
-    type: 'docker',
-    label: 'Docker container',
-    targetLabel: 'Container name or id',
-    targetHint: 'Up while the container is running.',
-    targetPlaceholder: 'web-1',
-  },
-  {
-    type: 'snmp',
-    label: 'SNMP (v2c)',
-    targetLabel: 'Host',
-    targetHint: 'The agent’s host name or IP address (the port is an option).',
-    targetPlaceholder: 'switch-1.lan',
-  },
+  { type: 'http', targetPlaceholder: 'https://example.com/health' },
+  { type: 'tcp', targetPlaceholder: 'db.internal:5432' },
+  { type: 'ping', targetPlaceholder: '192.0.2.10' },
+  { type: 'dns', targetPlaceholder: 'example.com' },
+  { type: 'docker', targetPlaceholder: 'web-1' },
+  { type: 'snmp', targetPlaceholder: 'switch-1.lan' },
 ];
 
 const TIMEOUT: OptionSpec = {
   name: 'timeout',
-  label: 'Time-out (seconds)',
+  key: 'timeout',
   kind: 'number',
-  help: 'How long one probe may take. Default 10; never more than the interval.',
+  fallback: '10',
   min: 1,
   max: 86400,
 };
 
 const TLS_CHECKS: readonly OptionSpec[] = [
-  {
-    name: 'insecure_skip_verify',
-    label: 'Skip certificate verification',
-    kind: 'boolean',
-    fallback: false,
-    help: 'Accept self-signed or expired certificates. Default off.',
-  },
-  {
-    name: 'cert_warn_days',
-    label: 'Certificate warning (days)',
-    kind: 'number',
-    min: 0,
-    max: 3650,
-    help: 'Warn when the certificate expires within this many days. Empty: no warning.',
-  },
+  { name: 'insecure_skip_verify', key: 'insecureSkipVerify', kind: 'boolean', fallback: false },
+  { name: 'cert_warn_days', key: 'certWarnDays', kind: 'number', min: 0, max: 3650 },
 ];
 
 export const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'TXT', 'SOA', 'SRV', 'PTR', 'CAA'] as const;
@@ -104,114 +55,37 @@ export const OPTION_SPECS: Readonly<Record<SensorType, readonly OptionSpec[]>> =
   http: [
     {
       name: 'method',
-      label: 'Method',
+      key: 'method',
       kind: 'select',
       choices: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-      help: 'HTTP method. Default GET.',
+      fallback: 'GET',
     },
-    {
-      name: 'headers',
-      label: 'Headers',
-      kind: 'headers',
-      help: 'Request headers, one name and value per row.',
-    },
-    { name: 'body', label: 'Request body', kind: 'textarea', help: 'Sent as is. Default none.' },
-    {
-      name: 'expected_status',
-      label: 'Expected status codes',
-      kind: 'text',
-      help: 'Codes and ranges, e.g. 200-299,301. Default 200-399.',
-    },
-    { name: 'keyword', label: 'Keyword', kind: 'text', help: 'The response body must contain this text.' },
-    {
-      name: 'invert_keyword',
-      label: 'Invert keyword',
-      kind: 'boolean',
-      fallback: false,
-      help: 'Down when the body contains the keyword instead. Default off.',
-    },
-    {
-      name: 'follow_redirects',
-      label: 'Follow redirects',
-      kind: 'boolean',
-      fallback: true,
-      help: 'Follow 3xx answers to their target. Default on.',
-    },
+    { name: 'headers', key: 'headers', kind: 'headers' },
+    { name: 'body', key: 'body', kind: 'textarea' },
+    { name: 'expected_status', key: 'expectedStatus', kind: 'text', fallback: '200-399' },
+    { name: 'keyword', key: 'keyword', kind: 'text' },
+    { name: 'invert_keyword', key: 'invertKeyword', kind: 'boolean', fallback: false },
+    { name: 'follow_redirects', key: 'followRedirects', kind: 'boolean', fallback: true },
     ...TLS_CHECKS,
     TIMEOUT,
   ],
-  tcp: [
-    {
-      name: 'tls',
-      label: 'TLS handshake',
-      kind: 'boolean',
-      fallback: false,
-      help: 'Do a TLS handshake after connecting. Default off.',
-    },
-    ...TLS_CHECKS,
-    TIMEOUT,
-  ],
-  ping: [
-    {
-      name: 'count',
-      label: 'Packets',
-      kind: 'number',
-      min: 1,
-      max: 10,
-      help: 'Echo requests per probe. Default 1.',
-    },
-    TIMEOUT,
-  ],
+  tcp: [{ name: 'tls', key: 'tls', kind: 'boolean', fallback: false }, ...TLS_CHECKS, TIMEOUT],
+  ping: [{ name: 'count', key: 'count', kind: 'number', fallback: '1', min: 1, max: 10 }, TIMEOUT],
   dns: [
-    {
-      name: 'server',
-      label: 'DNS server',
-      kind: 'text',
-      help: 'host or host:port. Default: the first nameserver of /etc/resolv.conf.',
-    },
-    { name: 'record_type', label: 'Record type', kind: 'select', choices: RECORD_TYPES, help: 'Default A.' },
-    {
-      name: 'expected',
-      label: 'Expected text',
-      kind: 'text',
-      help: 'Some returned record must contain this text. Empty: any answer.',
-    },
-    {
-      name: 'transport',
-      label: 'Transport',
-      kind: 'select',
-      choices: ['udp', 'tcp'],
-      help: 'Default udp.',
-    },
+    { name: 'server', key: 'server', kind: 'text' },
+    { name: 'record_type', key: 'recordType', kind: 'select', choices: RECORD_TYPES, fallback: 'A' },
+    { name: 'expected', key: 'dnsExpected', kind: 'text' },
+    { name: 'transport', key: 'transport', kind: 'select', choices: ['udp', 'tcp'], fallback: 'udp' },
     TIMEOUT,
   ],
-  docker: [
-    {
-      name: 'socket',
-      label: 'Docker socket',
-      kind: 'text',
-      help: 'Path of the Docker API socket. Default /var/run/docker.sock.',
-    },
-    TIMEOUT,
-  ],
+  docker: [{ name: 'socket', key: 'socket', kind: 'text', fallback: '/var/run/docker.sock' }, TIMEOUT],
   snmp: [
-    {
-      name: 'community',
-      label: 'Community',
-      kind: 'secret',
-      help: 'The v2c community string (kept secret). Default public.',
-    },
-    {
-      name: 'oid',
-      label: 'OID',
-      kind: 'text',
-      required: true,
-      help: 'Required. The object to read, e.g. 1.3.6.1.2.1.1.3.0.',
-    },
-    { name: 'port', label: 'Port', kind: 'number', min: 1, max: 65535, help: 'Default 161.' },
-    { name: 'expected', label: 'Expected text', kind: 'text', help: 'The value must contain this text.' },
-    { name: 'min', label: 'Minimum', kind: 'number', help: 'Down below this value (numeric values).' },
-    { name: 'max', label: 'Maximum', kind: 'number', help: 'Down above this value (numeric values).' },
+    { name: 'community', key: 'community', kind: 'secret', fallback: 'public' },
+    { name: 'oid', key: 'oid', kind: 'text', required: true },
+    { name: 'port', key: 'port', kind: 'number', fallback: '161', min: 1, max: 65535 },
+    { name: 'expected', key: 'snmpExpected', kind: 'text' },
+    { name: 'min', key: 'min', kind: 'number' },
+    { name: 'max', key: 'max', kind: 'number' },
     TIMEOUT,
   ],
 };
@@ -383,9 +257,16 @@ export function typeInfo(type: SensorType): TypeInfo {
   return TYPE_INFO.find((info) => info.type === type) ?? TYPE_INFO[0]!;
 }
 
-/** "Default …, min–max" for an option's help line. */
-export function boundsText(spec: OptionSpec): string {
-  if (spec.min !== undefined && spec.max !== undefined) return ` Allowed ${spec.min}–${spec.max}.`;
-  if (spec.min !== undefined) return ` At least ${spec.min}.`;
-  return '';
+/** An option's label in the active language. */
+export function optionLabel(spec: OptionSpec): string {
+  return t(`editor.option.${spec.key}.label`);
+}
+
+/** An option's help line in the active language: what it does, its default and its bounds. */
+export function optionHelp(spec: OptionSpec): string {
+  const help = t(`editor.option.${spec.key}.help`, { default: spec.fallback });
+  if (spec.min !== undefined && spec.max !== undefined)
+    return `${help} ${t('editor.bounds.between', { min: spec.min, max: spec.max })}`;
+  if (spec.min !== undefined) return `${help} ${t('editor.bounds.atLeast', { min: spec.min })}`;
+  return help;
 }

@@ -1,16 +1,20 @@
 import { ChangeDetectionStrategy, Component, computed, inject, input } from '@angular/core';
+import { TranslocoPipe } from '@jsverse/transloco';
+
+import { t } from '../../core/i18n/i18n';
 
 import { inputValue } from '../../shared/forms/form-helpers';
 import { SensorEditorStore } from './sensor-editor.store';
-import { OPTION_SPECS, type OptionSpec, boundsText, typeInfo } from './sensor-form';
+import { OPTION_SPECS, type OptionSpec, optionHelp, optionLabel } from './sensor-form';
 
 /** The options of the draft's type, each with its help text, default and bounds. */
 @Component({
   selector: 'app-sensor-options',
   changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [TranslocoPipe],
   template: `
     <fieldset class="options" [disabled]="disabled()">
-      <legend>{{ label() }} options</legend>
+      <legend>{{ 'editor.options.legend' | transloco: { type: label() } }}</legend>
       @for (spec of specs(); track spec.name) {
         @switch (spec.kind) {
           @case ('boolean') {
@@ -23,55 +27,61 @@ import { OPTION_SPECS, type OptionSpec, boundsText, typeInfo } from './sensor-fo
                   [attr.aria-describedby]="'opt-' + spec.name + '-hint'"
                   (change)="setBoolean(spec, $event)"
                 />
-                <span class="choice-label">{{ spec.label }}</span>
+                <span class="choice-label">{{ optionLabel(spec) }}</span>
               </label>
-              <p class="hint" [id]="'opt-' + spec.name + '-hint'">{{ spec.help }}</p>
+              <p class="hint" [id]="'opt-' + spec.name + '-hint'">{{ optionHelp(spec) }}</p>
             </div>
           }
           @case ('headers') {
             <fieldset class="field headers" [attr.aria-describedby]="'opt-headers-hint'">
-              <legend>{{ spec.label }}</legend>
-              <p class="hint" id="opt-headers-hint">{{ spec.help }}</p>
+              <legend>{{ optionLabel(spec) }}</legend>
+              <p class="hint" id="opt-headers-hint">{{ optionHelp(spec) }}</p>
               @for (row of store.draft().headers; track $index) {
                 <div class="header-row">
-                  <label class="visually-hidden" [for]="'header-key-' + $index"
-                    >Header {{ $index + 1 }} name</label
-                  >
+                  <label class="visually-hidden" [for]="'header-key-' + $index">{{
+                    'editor.headers.nameLabel' | transloco: { n: $index + 1 }
+                  }}</label>
                   <input
                     class="input"
                     [id]="'header-key-' + $index"
-                    placeholder="Name"
+                    [placeholder]="'editor.headers.namePlaceholder' | transloco"
                     autocomplete="off"
                     [value]="row.key"
                     (input)="setHeader($index, 'key', $event)"
                   />
-                  <label class="visually-hidden" [for]="'header-value-' + $index"
-                    >Header {{ $index + 1 }} value</label
-                  >
+                  <label class="visually-hidden" [for]="'header-value-' + $index">{{
+                    'editor.headers.valueLabel' | transloco: { n: $index + 1 }
+                  }}</label>
                   <input
                     class="input"
                     [id]="'header-value-' + $index"
-                    placeholder="Value"
+                    [placeholder]="'editor.headers.valuePlaceholder' | transloco"
                     autocomplete="off"
                     [value]="row.value"
                     (input)="setHeader($index, 'value', $event)"
                   />
                   <button type="button" class="button button-small" (click)="removeHeader($index)">
-                    Remove<span class="visually-hidden"> header {{ $index + 1 }}</span>
+                    <span aria-hidden="true">{{ 'editor.headers.remove' | transloco }}</span><span
+                      class="visually-hidden"
+                      >{{ 'editor.headers.removeLabel' | transloco: { n: $index + 1 } }}</span
+                    >
                   </button>
                 </div>
               }
               <p>
-                <button type="button" class="button button-small" (click)="addHeader()">Add header</button>
+                <button type="button" class="button button-small" (click)="addHeader()">
+                  {{ 'editor.headers.add' | transloco }}
+                </button>
               </p>
             </fieldset>
           }
           @default {
             <div class="field">
               <label [for]="'opt-' + spec.name"
-                >{{ spec.label }}
+                >{{ optionLabel(spec) }}
                 @if (spec.required) {
-                  <span aria-hidden="true"> *</span><span class="visually-hidden"> (required)</span>
+                  <span aria-hidden="true"> *</span
+                  ><span class="visually-hidden"> {{ 'editor.options.required' | transloco }}</span>
                 }
               </label>
               @if (spec.kind === 'select') {
@@ -81,7 +91,9 @@ import { OPTION_SPECS, type OptionSpec, boundsText, typeInfo } from './sensor-fo
                   [attr.aria-describedby]="'opt-' + spec.name + '-hint'"
                   (change)="setText(spec, $event)"
                 >
-                  <option value="" [selected]="value(spec) === ''">(default)</option>
+                  <option value="" [selected]="value(spec) === ''">
+                    {{ 'editor.options.default' | transloco }}
+                  </option>
                   @for (choice of spec.choices ?? []; track choice) {
                     <option [value]="choice" [selected]="choice === value(spec)">{{ choice }}</option>
                   }
@@ -104,7 +116,9 @@ import { OPTION_SPECS, type OptionSpec, boundsText, typeInfo } from './sensor-fo
                   [attr.min]="spec.min ?? null"
                   [attr.max]="spec.max ?? null"
                   [attr.autocomplete]="spec.kind === 'secret' ? 'new-password' : 'off'"
-                  [attr.placeholder]="isStored(spec) ? 'stored — retype to change' : null"
+                  [attr.placeholder]="
+                    isStored(spec) ? ('editor.options.storedPlaceholder' | transloco) : null
+                  "
                   [attr.aria-required]="spec.required ? 'true' : null"
                   [attr.aria-describedby]="'opt-' + spec.name + '-hint'"
                   [value]="value(spec)"
@@ -113,9 +127,9 @@ import { OPTION_SPECS, type OptionSpec, boundsText, typeInfo } from './sensor-fo
                 />
               }
               <p class="hint" [id]="'opt-' + spec.name + '-hint'">
-                {{ spec.help }}{{ bounds(spec) }}
+                {{ optionHelp(spec) }}
                 @if (isStored(spec)) {
-                  A value is stored; leave empty to keep it.
+                  {{ 'editor.options.storedHint' | transloco }}
                 }
               </p>
             </div>
@@ -165,7 +179,7 @@ export class SensorOptionsComponent {
   readonly disabled = input(false);
 
   protected readonly specs = computed(() => OPTION_SPECS[this.store.draft().type]);
-  protected readonly label = computed(() => typeInfo(this.store.draft().type).label);
+  protected readonly label = computed(() => t(`editor.type.${this.store.draft().type}.label`));
 
   protected value(spec: OptionSpec): string | boolean {
     return this.store.draft().options[spec.name] ?? '';
@@ -175,8 +189,13 @@ export class SensorOptionsComponent {
     return spec.kind === 'secret' && this.store.draft().stored.includes(spec.name);
   }
 
-  protected bounds(spec: OptionSpec): string {
-    return boundsText(spec);
+  /** Called from the template, where the language signal they read re-renders the view on a change. */
+  protected optionLabel(spec: OptionSpec): string {
+    return optionLabel(spec);
+  }
+
+  protected optionHelp(spec: OptionSpec): string {
+    return optionHelp(spec);
   }
 
   protected setText(spec: OptionSpec, event: Event): void {

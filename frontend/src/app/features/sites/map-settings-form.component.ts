@@ -4,14 +4,17 @@ import {
   DOCUMENT,
   ElementRef,
   Injector,
+  computed,
   inject,
   input,
   linkedSignal,
   signal,
 } from '@angular/core';
 import type { MapSettings } from '@monitor/contracts';
+import { TranslocoPipe } from '@jsverse/transloco';
 
 import { ApiCallError } from '../../core/api/api-call-error';
+import { t } from '../../core/i18n/i18n';
 import { focusAfterRender, inputValue } from '../../shared/forms/form-helpers';
 import { SitesStore } from './sites.store';
 
@@ -32,10 +35,11 @@ function tileOrigin(template: string): string | undefined {
 @Component({
   selector: 'app-map-settings-form',
   changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [TranslocoPipe],
   template: `
     <form class="form" novalidate data-testid="map-settings-form" (submit)="save($event)">
       <div class="field">
-        <label for="map-tile-url">Tile URL</label>
+        <label for="map-tile-url">{{ 'sites.mapSettings.tileUrl' | transloco }}</label>
         <input
           id="map-tile-url"
           class="input wide"
@@ -47,13 +51,11 @@ function tileOrigin(template: string): string | undefined {
           (input)="tileUrl.set(value($event))"
         />
         <p class="hint" id="map-tile-url-hint">
-          Empty: no tiles, only the bundled coastlines, and nothing is fetched from elsewhere. Otherwise an
-          http or https address with {{ '{z}' }}, {{ '{x}' }} and {{ '{y}' }}; {{ '{s}' }} cycles through a, b
-          and c.
+          {{ 'sites.mapSettings.tileUrlHint' | transloco: placeholders }}
         </p>
       </div>
       <div class="field">
-        <label for="map-attribution">Attribution</label>
+        <label for="map-attribution">{{ 'sites.mapSettings.attribution' | transloco }}</label>
         <input
           id="map-attribution"
           class="input wide"
@@ -64,7 +66,7 @@ function tileOrigin(template: string): string | undefined {
           (input)="attribution.set(value($event))"
         />
         <p class="hint" id="map-attribution-hint">
-          Shown as plain text in the map's corner, for example © OpenStreetMap contributors.
+          {{ 'sites.mapSettings.attributionHint' | transloco }}
         </p>
       </div>
       <div class="field">
@@ -75,8 +77,8 @@ function tileOrigin(template: string): string | undefined {
             [checked]="borders()"
             (change)="borders.set(checked($event))"
           />
-          <span class="choice-label">Country borders and names</span>
-          <span class="hint">Off: the map draws coastlines only and never loads the border data.</span>
+          <span class="choice-label">{{ 'sites.mapSettings.borders' | transloco }}</span>
+          <span class="hint">{{ 'sites.mapSettings.bordersHint' | transloco }}</span>
         </label>
       </div>
 
@@ -85,9 +87,13 @@ function tileOrigin(template: string): string | undefined {
       }
       <p class="status-line" role="status" data-testid="map-settings-status">{{ status() }}</p>
       <p class="buttons">
-        <button type="submit" class="button button-primary" [disabled]="busy()">Save map settings</button>
+        <button type="submit" class="button button-primary" [disabled]="busy()">
+          {{ 'sites.mapSettings.save' | transloco }}
+        </button>
         @if (reloadNeeded()) {
-          <button type="button" class="button" (click)="reloadPage()">Reload the page</button>
+          <button type="button" class="button" (click)="reloadPage()">
+            {{ 'sites.mapSettings.reload' | transloco }}
+          </button>
         }
       </p>
     </form>
@@ -123,7 +129,17 @@ export class MapSettingsFormComponent {
   protected readonly borders = linkedSignal(() => this.settings().borders === 'on');
   protected readonly busy = signal(false);
   protected readonly failure = signal<string | undefined>(undefined);
-  protected readonly status = signal('');
+  /** The tile URL's placeholders, passed in so that the catalogue text needs no ICU escapes. */
+  protected readonly placeholders = { z: '{z}', x: '{x}', y: '{y}', s: '{s}' };
+  /** Set after a save: the new tile origin the page must reload for, if any. */
+  private readonly saved = signal<{ readonly origin: string | undefined } | undefined>(undefined);
+  protected readonly status = computed(() => {
+    const saved = this.saved();
+    if (!saved) return '';
+    return saved.origin === undefined
+      ? t('sites.mapSettings.saved')
+      : t('sites.mapSettings.savedReload', { origin: saved.origin });
+  });
   protected readonly reloadNeeded = signal(false);
 
   protected value(event: Event): string {
@@ -140,7 +156,7 @@ export class MapSettingsFormComponent {
     const before = tileOrigin(this.settings().tile_url);
     this.busy.set(true);
     this.failure.set(undefined);
-    this.status.set('');
+    this.saved.set(undefined);
     try {
       const saved = await this.store.saveMap({
         tile_url: this.tileUrl().trim(),
@@ -151,11 +167,7 @@ export class MapSettingsFormComponent {
       // The browser reads the page's security policy (which lists the tile server) when it loads.
       const newOrigin = after !== undefined && after !== before && after !== this.document.location.origin;
       this.reloadNeeded.set(newOrigin);
-      this.status.set(
-        newOrigin
-          ? `The map settings were saved. Reload the page to let the browser load tiles from ${after}.`
-          : 'The map settings were saved.',
-      );
+      this.saved.set({ origin: newOrigin ? after : undefined });
     } catch (failure: unknown) {
       this.failure.set(ApiCallError.from(failure).message);
       focusAfterRender(this.injector, this.host.nativeElement, '#map-settings-error');

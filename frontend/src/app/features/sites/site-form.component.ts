@@ -11,12 +11,17 @@ import {
   signal,
 } from '@angular/core';
 import type { SiteDetail, SiteInput, SiteKind } from '@monitor/contracts';
+import { TranslocoPipe } from '@jsverse/transloco';
 
 import { ApiCallError } from '../../core/api/api-call-error';
+import { t } from '../../core/i18n/i18n';
 import { focusAfterRender, inputValue } from '../../shared/forms/form-helpers';
 import { SitesStore } from './sites.store';
 
-export const KIND_LABELS: Readonly<Record<SiteKind, string>> = { local: 'Local', external: 'External' };
+/** A site kind as people read it, in the active language. */
+export function kindLabel(kind: SiteKind): string {
+  return t(`sites.kind.${kind}`);
+}
 
 /** A coordinate as typed: '' is none; a comma works as the decimal point too. */
 function parseCoordinate(text: string): number | null | 'invalid' {
@@ -25,6 +30,8 @@ function parseCoordinate(text: string): number | null | 'invalid' {
   const value = Number(trimmed);
   return Number.isFinite(value) ? value : 'invalid';
 }
+
+type FormProblem = { readonly kind: 'server'; readonly message: string } | { readonly kind: 'lat' | 'lon' };
 
 const coordinateText = (value: number | null) => (value === null ? '' : String(value));
 
@@ -35,10 +42,11 @@ const coordinateText = (value: number | null) => (value === null ? '' : String(v
 @Component({
   selector: 'app-site-form',
   changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [TranslocoPipe],
   template: `
     <form class="form" novalidate [attr.data-testid]="prefix() + '-form'" (submit)="save($event)">
       <div class="field">
-        <label [for]="prefix() + '-name'">Name</label>
+        <label [for]="prefix() + '-name'">{{ 'sites.form.name' | transloco }}</label>
         <input
           class="input"
           type="text"
@@ -50,18 +58,18 @@ const coordinateText = (value: number | null) => (value === null ? '' : String(v
         />
       </div>
       <div class="field">
-        <label [for]="prefix() + '-kind'">Kind</label>
+        <label [for]="prefix() + '-kind'">{{ 'sites.form.kind' | transloco }}</label>
         <select class="select" [id]="prefix() + '-kind'" (change)="setKind($event)">
           @for (option of kinds(); track option) {
-            <option [value]="option" [selected]="option === kind()">{{ kindLabels[option] }}</option>
+            <option [value]="option" [selected]="option === kind()">{{ kindLabel(option) }}</option>
           }
         </select>
       </div>
       <fieldset class="field coordinates" [attr.aria-describedby]="prefix() + '-coords-hint'">
-        <legend>Coordinates</legend>
+        <legend>{{ 'sites.coordinates' | transloco }}</legend>
         <div class="pair">
           <div class="field">
-            <label [for]="prefix() + '-lat'">Latitude</label>
+            <label [for]="prefix() + '-lat'">{{ 'sites.form.latitude' | transloco }}</label>
             <input
               class="input"
               type="text"
@@ -73,7 +81,7 @@ const coordinateText = (value: number | null) => (value === null ? '' : String(v
             />
           </div>
           <div class="field">
-            <label [for]="prefix() + '-lon'">Longitude</label>
+            <label [for]="prefix() + '-lon'">{{ 'sites.form.longitude' | transloco }}</label>
             <input
               class="input"
               type="text"
@@ -86,8 +94,7 @@ const coordinateText = (value: number | null) => (value === null ? '' : String(v
           </div>
         </div>
         <p class="hint" [id]="prefix() + '-coords-hint'">
-          Decimal degrees, both or neither (for example 52.52 and 13.405). A site without coordinates is
-          listed but not drawn on the map.
+          {{ 'sites.form.coordinatesHint' | transloco }}
         </p>
       </fieldset>
 
@@ -96,10 +103,16 @@ const coordinateText = (value: number | null) => (value === null ? '' : String(v
       }
       <p class="buttons">
         <button type="submit" class="button button-primary" [disabled]="busy()">
-          {{ site() ? 'Save ' + site()?.name : 'Create site' }}
+          {{
+            site()
+              ? ('sites.form.saveNamed' | transloco: { name: site()?.name })
+              : ('sites.form.create' | transloco)
+          }}
         </button>
         @if (site()) {
-          <button type="button" class="button" (click)="cancelled.emit()">Cancel</button>
+          <button type="button" class="button" (click)="cancelled.emit()">
+            {{ 'common.actions.cancel' | transloco }}
+          </button>
         }
       </p>
     </form>
@@ -144,13 +157,19 @@ export class SiteFormComponent {
   readonly saved = output<SiteDetail>();
   readonly cancelled = output();
 
-  protected readonly kindLabels = KIND_LABELS;
+  protected readonly kindLabel = kindLabel;
   protected readonly name = linkedSignal(() => this.site()?.name ?? '');
   protected readonly kind = linkedSignal<SiteKind>(() => this.site()?.kind ?? 'local');
   protected readonly lat = linkedSignal(() => coordinateText(this.site()?.lat ?? null));
   protected readonly lon = linkedSignal(() => coordinateText(this.site()?.lon ?? null));
   protected readonly busy = signal(false);
-  protected readonly failure = signal<string | undefined>(undefined);
+  /** The server's refusal verbatim, or which coordinate the browser could not read. */
+  protected readonly problem = signal<FormProblem | undefined>(undefined);
+  protected readonly failure = computed(() => {
+    const problem = this.problem();
+    if (!problem) return undefined;
+    return problem.kind === 'server' ? problem.message : t(`sites.form.notANumber.${problem.kind}`);
+  });
 
   private readonly editing = computed(() => this.site() !== undefined);
 
@@ -169,7 +188,7 @@ export class SiteFormComponent {
     const lat = parseCoordinate(this.lat());
     const lon = parseCoordinate(this.lon());
     if (lat === 'invalid' || lon === 'invalid') {
-      this.fail(`${lat === 'invalid' ? 'Latitude' : 'Longitude'} must be a number, like 52.52.`);
+      this.fail({ kind: lat === 'invalid' ? 'lat' : 'lon' });
       return;
     }
     const body = this.body(lat, lon);
@@ -179,7 +198,7 @@ export class SiteFormComponent {
       return;
     }
     this.busy.set(true);
-    this.failure.set(undefined);
+    this.problem.set(undefined);
     try {
       const result = site ? await this.store.update(site.name, body) : await this.store.create(body);
       if (!site) {
@@ -189,7 +208,7 @@ export class SiteFormComponent {
       }
       this.saved.emit(result);
     } catch (failure: unknown) {
-      this.fail(ApiCallError.from(failure).message);
+      this.fail({ kind: 'server', message: ApiCallError.from(failure).message });
     } finally {
       this.busy.set(false);
     }
@@ -210,8 +229,8 @@ export class SiteFormComponent {
     return body;
   }
 
-  private fail(message: string): void {
-    this.failure.set(message);
+  private fail(problem: FormProblem): void {
+    this.problem.set(problem);
     focusAfterRender(this.injector, this.host.nativeElement, `#${this.prefix()}-error`);
   }
 }

@@ -6,6 +6,7 @@ import {
   ElementRef,
   ViewEncapsulation,
   afterNextRender,
+  computed,
   effect,
   inject,
   input,
@@ -14,9 +15,11 @@ import {
   viewChild,
 } from '@angular/core';
 import type { MapSettings } from '@monitor/contracts';
+import { TranslocoPipe } from '@jsverse/transloco';
 import * as L from 'leaflet';
 
 import { ApiCallError } from '../../core/api/api-call-error';
+import { activeLanguage, t } from '../../core/i18n/i18n';
 import { type CountryData, MapDataService } from './map-data';
 import type { PlacedSite } from './sites.store';
 
@@ -24,15 +27,11 @@ import type { PlacedSite } from './sites.store';
 const LEAFLET_CSS = 'leaflet.css';
 /** Country names are drawn from this zoom on; below it they would cover the map. */
 const NAMES_FROM_ZOOM = 3;
-const NATURAL_EARTH = 'Outlines: <a href="https://www.naturalearthdata.com/">Natural Earth</a>';
+const NATURAL_EARTH = '<a href="https://www.naturalearthdata.com/">Natural Earth</a>';
 
 /** The attribution as Leaflet shows it (it takes HTML): the administrator's text, as text. */
 function asText(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
-
-function sensorCount(count: number): string {
-  return count === 1 ? '1 sensor' : `${count} sensors`;
 }
 
 /** Resolves once Leaflet's stylesheet is in the page (added on first use). */
@@ -67,12 +66,13 @@ function leafletStylesheet(document: Document): Promise<void> {
   selector: 'app-site-map',
   changeDetection: ChangeDetectionStrategy.OnPush,
   encapsulation: ViewEncapsulation.None,
+  imports: [TranslocoPipe],
   template: `
     <div
       #canvas
       class="site-map"
       role="region"
-      aria-label="Map of the sites"
+      [attr.aria-label]="'sites.map.label' | transloco"
       data-testid="site-map"
       [attr.aria-describedby]="describedBy() ?? null"
     ></div>
@@ -92,13 +92,22 @@ export class SiteMapComponent {
   private readonly document = inject(DOCUMENT);
   private readonly canvas = viewChild.required<ElementRef<HTMLElement>>('canvas');
 
-  protected readonly problem = signal<string | undefined>(undefined);
+  /** A load failure, worded where shown (the server's reason, if any, verbatim). */
+  private readonly failure = signal<
+    { what: 'stylesheet' | 'coastlines' | 'borders'; error: string } | undefined
+  >(undefined);
+  protected readonly problem = computed(() => {
+    const failure = this.failure();
+    return failure ? t(`sites.map.problem.${failure.what}`, { error: failure.error }) : undefined;
+  });
   private readonly ready = signal(false);
 
   private map: L.Map | undefined;
   private readonly markers = L.layerGroup();
   private readonly countries = L.layerGroup();
   private tiles: { url: string; attribution: string; layer: L.TileLayer } | undefined;
+  private zoom: L.Control.Zoom | undefined;
+  private outlines: string | undefined;
   private bordersWanted = false;
   private fittedTo: string | undefined;
   private destroyed = false;
@@ -111,7 +120,12 @@ export class SiteMapComponent {
     });
     effect(() => {
       const sites = this.sites();
+      activeLanguage();
       if (this.ready()) untracked(() => this.drawSites(sites));
+    });
+    effect(() => {
+      activeLanguage();
+      if (this.ready()) untracked(() => this.labelControls());
     });
     effect(() => {
       const settings = this.settings();
@@ -122,12 +136,17 @@ export class SiteMapComponent {
   private async start(): Promise<void> {
     try {
       await leafletStylesheet(this.document);
-    } catch (failure: unknown) {
-      this.problem.set(failure instanceof Error ? failure.message : String(failure));
+    } catch {
+      this.failure.set({ what: 'stylesheet', error: '' });
       return;
     }
     if (this.destroyed) return;
-    const map = L.map(this.canvas().nativeElement, { minZoom: 1, maxZoom: 18, worldCopyJump: false });
+    const map = L.map(this.canvas().nativeElement, {
+      minZoom: 1,
+      maxZoom: 18,
+      worldCopyJump: false,
+      zoomControl: false,
+    });
     this.map = map;
     map.setView([25, 10], 1);
     const names = map.createPane('country-names');
@@ -148,13 +167,12 @@ export class SiteMapComponent {
       if (this.destroyed) return;
       L.geoJSON(land, {
         interactive: false,
-        attribution: NATURAL_EARTH,
         style: () => ({ className: 'map-land', weight: 1 }),
       })
         .addTo(map)
         .bringToBack();
     } catch (failure: unknown) {
-      this.problem.set(`The coastlines could not be loaded: ${ApiCallError.from(failure).message}`);
+      this.failure.set({ what: 'coastlines', error: ApiCallError.from(failure).message });
     }
   }
 
@@ -164,7 +182,7 @@ export class SiteMapComponent {
       const body = this.document.createElement('span');
       body.className = 'site-marker-label';
       body.dataset['site'] = site.name;
-      body.textContent = `${site.name} · ${sensorCount(site.sensor_count)}`;
+      body.textContent = t('sites.map.marker', { name: site.name, count: site.sensor_count });
       const icon = L.divIcon({
         className: 'site-marker',
         html: body,
@@ -174,6 +192,20 @@ export class SiteMapComponent {
       L.marker([site.lat, site.lon], { icon, interactive: false, keyboard: false }).addTo(this.markers);
     }
     this.fit(sites);
+  }
+
+  /** Leaflet's zoom buttons and our outline credit, in the active language (redone on a change). */
+  private labelControls(): void {
+    const map = this.map;
+    if (!map) return;
+    this.zoom?.remove();
+    this.zoom = L.control
+      .zoom({ zoomInTitle: t('sites.map.zoomIn'), zoomOutTitle: t('sites.map.zoomOut') })
+      .addTo(map);
+    const outlines = t('sites.map.outlines', { source: NATURAL_EARTH });
+    if (this.outlines !== undefined) map.attributionControl.removeAttribution(this.outlines);
+    map.attributionControl.addAttribution(outlines);
+    this.outlines = outlines;
   }
 
   /** Shows every marker when the set of places changed (not on a rename or a new sensor count). */
@@ -215,7 +247,7 @@ export class SiteMapComponent {
     try {
       data = await this.data.loadCountries();
     } catch (failure: unknown) {
-      this.problem.set(`The country borders could not be loaded: ${ApiCallError.from(failure).message}`);
+      this.failure.set({ what: 'borders', error: ApiCallError.from(failure).message });
       return;
     }
     if (this.destroyed || !this.bordersWanted || this.countries.getLayers().length > 0) return;

@@ -8,14 +8,16 @@ import {
   signal,
 } from '@angular/core';
 import type { SiteDetail } from '@monitor/contracts';
+import { TranslocoPipe } from '@jsverse/transloco';
 
 import { ApiCallError } from '../../core/api/api-call-error';
+import { t } from '../../core/i18n/i18n';
 import { SessionStore } from '../../core/session/session.store';
 import { focusAfterRender } from '../../shared/forms/form-helpers';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
 import { MapSettingsFormComponent } from './map-settings-form.component';
-import { KIND_LABELS, SiteFormComponent } from './site-form.component';
+import { SiteFormComponent, kindLabel } from './site-form.component';
 import { SiteMapComponent } from './site-map.component';
 import { SitesStore } from './sites.store';
 
@@ -35,6 +37,7 @@ interface DeleteConflict {
   selector: 'app-sites-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    TranslocoPipe,
     ErrorAlertComponent,
     LoadingIndicatorComponent,
     MapSettingsFormComponent,
@@ -52,9 +55,19 @@ export class SitesPageComponent {
   private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
 
   protected readonly isAdmin = this.session.isAdmin;
-  protected readonly kindLabels = KIND_LABELS;
+  protected readonly kindLabel = kindLabel;
 
-  protected readonly status = signal('');
+  /** The last change, worded where shown so that it follows the language. */
+  private readonly change = signal<
+    | { readonly kind: 'created' | 'saved' | 'deleted' | 'deletedUnassigned'; readonly name: string }
+    | { readonly kind: 'renamed'; readonly name: string; readonly before: string }
+    | undefined
+  >(undefined);
+  protected readonly status = computed(() => {
+    const change = this.change();
+    if (!change) return '';
+    return t(`sites.status.${change.kind}`, { ...change });
+  });
   protected readonly editing = signal<string | undefined>(undefined);
   protected readonly confirmDelete = signal<string | undefined>(undefined);
   protected readonly conflict = signal<DeleteConflict | undefined>(undefined);
@@ -65,16 +78,11 @@ export class SitesPageComponent {
   protected readonly mapSummary = computed(() => {
     const total = this.store.sites().length;
     const placed = this.store.placed().length;
-    if (total === 0) return 'No sites yet.';
-    const drawn = placed === 1 ? '1 site is drawn' : `${placed} sites are drawn`;
+    if (total === 0) return t('sites.map.empty');
     const unplaced = total - placed;
-    const rest =
-      unplaced === 0
-        ? ''
-        : unplaced === 1
-          ? '; 1 site has no coordinates and is only listed'
-          : `; ${unplaced} sites have no coordinates and are only listed`;
-    return `${drawn}${rest}.`;
+    return unplaced === 0
+      ? t('sites.map.summary', { placed })
+      : t('sites.map.summaryUnplaced', { placed, unplaced });
   });
 
   constructor() {
@@ -82,15 +90,15 @@ export class SitesPageComponent {
   }
 
   protected coordinates(site: SiteDetail): string {
-    return site.lat === null || site.lon === null ? 'None (not on the map)' : `${site.lat}, ${site.lon}`;
+    return site.lat === null || site.lon === null ? t('sites.notOnMap') : `${site.lat}, ${site.lon}`;
   }
 
   protected sensorCount(count: number): string {
-    return count === 1 ? '1 sensor' : `${count} sensors`;
+    return t('sites.sensorCount', { count });
   }
 
   protected created(site: SiteDetail): void {
-    this.status.set(`The site ${site.name} was created.`);
+    this.change.set({ kind: 'created', name: site.name });
   }
 
   protected startEdit(site: SiteDetail): void {
@@ -101,8 +109,10 @@ export class SitesPageComponent {
 
   protected saved(before: string, site: SiteDetail): void {
     this.editing.set(undefined);
-    this.status.set(
-      before === site.name ? `The site ${site.name} was saved.` : `The site ${before} is now ${site.name}.`,
+    this.change.set(
+      before === site.name
+        ? { kind: 'saved', name: site.name }
+        : { kind: 'renamed', name: site.name, before },
     );
     this.focus(`[data-edit="${CSS.escape(site.name)}"]`);
   }
@@ -132,11 +142,7 @@ export class SitesPageComponent {
     try {
       await this.store.remove(site.name, unassign);
       this.resetDelete();
-      this.status.set(
-        unassign
-          ? `The site ${site.name} was deleted; its sensors have no site now.`
-          : `The site ${site.name} was deleted.`,
-      );
+      this.change.set({ kind: unassign ? 'deletedUnassigned' : 'deleted', name: site.name });
       this.focus('#sites-heading');
     } catch (failure: unknown) {
       const error = ApiCallError.from(failure);
@@ -150,11 +156,6 @@ export class SitesPageComponent {
     } finally {
       this.deleting.set(false);
     }
-  }
-
-  protected leaveWithoutSite(count: number): string {
-    if (count === 0) return 'its sensors';
-    return count === 1 ? 'its 1 sensor' : `its ${count} sensors`;
   }
 
   private resetDelete(): void {

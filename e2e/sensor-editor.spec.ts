@@ -17,6 +17,7 @@ jest.setTimeout(120_000);
 
 const OPERATOR = { username: 'oncall', password: 'operator password 1' } as const;
 const KEYWORD = 'all-systems-nominal';
+const SCREENSHOTS = join(__dirname, '..', 'docs', 'screenshots');
 const COMMUNITY = 'c0mmunity-s3cret';
 
 function collectProblems(page: Page): string[] {
@@ -149,7 +150,7 @@ describe('Sensor editor (built server and dashboard, real Chromium)', () => {
     await probe.waitFor();
     expect(await probe.textContent()).toContain('Probe succeeded');
     expect(await probe.textContent()).toContain('status 200');
-    await page.screenshot({ path: '/tmp/sensor-editor.png', fullPage: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'sensor-editor.png'), fullPage: true });
 
     const id = await saveAndLand('Local web');
     const { body: sensor } = await api<Sensor>('GET', `/api/sensors/${id}`);
@@ -164,7 +165,6 @@ describe('Sensor editor (built server and dashboard, real Chromium)', () => {
     expect(sensor.options).not.toHaveProperty('follow_redirects');
 
     // The sensor page offers Edit and New sensor to administrators.
-    await page.screenshot({ path: '/tmp/sensor-detail-admin.png' });
     await page.getByTestId('edit-sensor').click();
     await page.waitForURL(url(`/sensors/${id}/edit`));
     await page.getByRole('heading', { level: 1, name: 'Edit Local web' }).waitFor();
@@ -262,7 +262,7 @@ describe('Sensor editor (built server and dashboard, real Chromium)', () => {
     await page.setViewportSize({ width: 360, height: 740 });
     try {
       await expect(page.evaluate<number>('document.documentElement.scrollWidth')).resolves.toBe(360);
-      await page.screenshot({ path: '/tmp/sensor-editor-360.png', fullPage: true });
+      await page.screenshot({ path: join(SCREENSHOTS, 'sensor-editor-360.png'), fullPage: true });
     } finally {
       await page.setViewportSize({ width: 1280, height: 900 });
     }

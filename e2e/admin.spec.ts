@@ -134,9 +134,10 @@ describe('Administration page (built server and dashboard, real Chromium)', () =
     await page.getByTestId('sample-status').filter({ hasText: 'The sample data is loaded' }).waitFor();
     const loaded = await counts();
     expect(loaded.sensors).toBeGreaterThan(0);
-    expect(await text('sample-sensors')).toBe(String(loaded.sensors));
-    expect(await text('sample-results')).toBe(String(loaded.results));
-    expect(await text('sample-sites')).toBe(String(loaded.sites));
+    // Counts are shown in the notation of the active language (English here: 1,234).
+    expect(await text('sample-sensors')).toBe(loaded.sensors.toLocaleString('en-US'));
+    expect(await text('sample-results')).toBe(loaded.results.toLocaleString('en-US'));
+    expect(await text('sample-sites')).toBe(loaded.sites.toLocaleString('en-US'));
 
     const sensors = (await (await api.get(url('/api/sensors'))).json()) as Sensor[];
     const samples = sensors.filter((sensor) => sensor.sample).map((sensor) => sensor.name);
@@ -185,7 +186,9 @@ describe('Administration page (built server and dashboard, real Chromium)', () =
     await result.waitFor({ state: 'visible' });
     await page.getByTestId('restore-status').filter({ hasText: 'The backup was restored.' }).waitFor();
     const sensorsRow = page.getByTestId('restore-counts').getByRole('row', { name: /^sensors\b/ });
-    expect((await sensorsRow.getByRole('cell').textContent())?.trim()).toBe(String(document.sensors.length));
+    expect((await sensorsRow.getByRole('cell').textContent())?.trim()).toBe(
+      document.sensors.length.toLocaleString('en-US'),
+    );
     expect(await text('restore-safety-copy')).toMatch(/\S/);
     const restored = (await (await api.get(url('/api/sensors'))).json()) as Sensor[];
     expect(restored).toHaveLength(document.sensors.length);

@@ -10,6 +10,7 @@ jest.setTimeout(150_000);
 
 const SHOTS = '/tmp/settings-e2e';
 const VIEWER = { username: 'onlooker', password: 'viewer password 1' } as const;
+const BYSTANDER = { username: 'bystander', password: 'bystander password 1' } as const;
 
 function collectProblems(page: Page): string[] {
   const problems: string[] = [];
@@ -236,6 +237,81 @@ describe('Settings page, boot watchdog and tour (built server and dashboard, rea
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.getByRole('radio', { name: 'Light' }).check();
     await page.getByTestId('appearance-status').filter({ hasText: 'Saved.' }).waitFor();
+  });
+
+  it('switches the whole dashboard to German at once, stores it per account and switches back', async () => {
+    await openSettings();
+    const select = page.getByTestId('language-select');
+    const lang = () => page.evaluate<string>('document.documentElement.lang');
+    await expect(page.getByLabel('Language', { exact: true }).inputValue()).resolves.toBe('en');
+    const options = (await select.locator('option').allTextContents()).map((name) => name.trim());
+    expect(options).toEqual(['English', 'Deutsch']);
+    // A marker on the window survives only if the page is not loaded again.
+    await page.evaluate('window.__sameDocument = true');
+
+    const saved = page.waitForResponse(
+      (r) => r.url().endsWith('/api/settings') && r.request().method() === 'PUT',
+    );
+    await select.selectOption('de');
+    const response = await saved;
+    expect(response.status()).toBe(200);
+    expect(response.request().postDataJSON()).toEqual({ ui: { language: 'de' } });
+    await heading('Einstellungen').waitFor({ state: 'visible' });
+    const nav = page.getByRole('navigation', { name: 'Hauptnavigation' });
+    await nav.getByRole('link', { name: 'Einstellungen', exact: true }).waitFor();
+    await nav.getByRole('link', { name: 'Störungen', exact: true }).waitFor();
+    await expect(lang()).resolves.toBe('de');
+    await page.getByTestId('appearance-status').filter({ hasText: 'Gespeichert.' }).waitFor();
+    await expect(page.getByRole('radio', { name: 'Dunkel' }).count()).resolves.toBe(1);
+    await expect(page.evaluate<boolean>('window.__sameDocument === true')).resolves.toBe(true);
+    await expect(select.inputValue()).resolves.toBe('de');
+    expect((await settings()).ui.language).toBe('de');
+    await page.screenshot({ path: `${SHOTS}/settings-german.png`, fullPage: true });
+
+    await page.reload();
+    await heading('Einstellungen').waitFor({ state: 'visible' });
+    await expect(lang()).resolves.toBe('de');
+    await expect(page.getByLabel('Sprache', { exact: true }).inputValue()).resolves.toBe('de');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    // The choice belongs to the account: another account in another browser keeps English.
+    const created = await browser.context.request.post(url('/api/users'), {
+      data: { ...BYSTANDER, role: 'viewer' },
+      headers: { origin: server.url },
+    });
+    expect(created.status()).toBeLessThan(300);
+    const other = await openBrowser({ locale: 'en-US', timezoneId: 'UTC', colorScheme: 'light' });
+    try {
+      await signInAs(server.url, other.context, BYSTANDER);
+      await other.page.goto(url('/settings'));
+      await other.page.getByRole('heading', { level: 1, name: 'Settings', exact: true }).waitFor();
+      await other.page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name: 'Incidents', exact: true })
+        .waitFor();
+      await expect(other.page.evaluate<string>('document.documentElement.lang')).resolves.toBe('en');
+      await expect(other.page.getByTestId('language-select').inputValue()).resolves.toBe('en');
+      // A viewer may choose a language too.
+      await other.page.getByTestId('language-select').selectOption('de');
+      await other.page.getByRole('heading', { level: 1, name: 'Einstellungen', exact: true }).waitFor();
+      await other.page.getByTestId('language-select').selectOption('en');
+      await other.page.getByRole('heading', { level: 1, name: 'Settings', exact: true }).waitFor();
+    } finally {
+      await other.close();
+    }
+
+    await page.getByLabel('Sprache', { exact: true }).selectOption('en');
+    await heading('Settings').waitFor({ state: 'visible' });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Incidents' }).waitFor();
+    await expect(lang()).resolves.toBe('en');
+    await page.getByTestId('appearance-status').filter({ hasText: 'Saved.' }).waitFor();
+    expect(
+      await eventually(
+        async () => (await settings()).ui.language,
+        (v) => v === 'en',
+      ),
+    ).toBe('en');
+    expect(problems).toEqual([]);
   });
 
   it('shows a viewer no API key and no maintenance form; Escape closes the tour and returns focus', async () => {

@@ -1,56 +1,55 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
+import { TranslocoPipe } from '@jsverse/transloco';
 import type { BuildChannel, VersionInfo } from '@monitor/contracts';
 
 import { ApiClient } from '../../core/api/api-client.service';
 import { loadable } from '../../core/api/loadable';
+import { t } from '../../core/i18n/i18n';
+import { PRODUCT_NAME } from '../../core/title/page-title.strategy';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
 
-const CHANNEL_HINTS: Record<BuildChannel, string> = {
-  release: 'an official release',
-  dev: 'a development build',
-  local: 'built from a local checkout',
-};
+const CHANNELS: readonly BuildChannel[] = ['release', 'dev', 'local'];
 
 /** `/about`: which build of Monitor is running, from `GET /api/version`. */
 @Component({
   selector: 'app-about-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [ErrorAlertComponent, LoadingIndicatorComponent],
+  imports: [ErrorAlertComponent, LoadingIndicatorComponent, TranslocoPipe],
   template: `
     <div class="page-heading">
-      <h1>About</h1>
+      <h1>{{ 'about.title' | transloco }}</h1>
     </div>
 
     @if (version.error(); as error) {
       <app-error-alert
-        heading="The version information could not be read"
+        [heading]="'about.loadFailed' | transloco"
         [message]="error.message"
         (retry)="version.reload()"
       />
     } @else if (version.value(); as info) {
       <section class="panel" aria-labelledby="about-heading" data-testid="about-panel">
-        <h2 id="about-heading">Monitor</h2>
-        <p class="lead">Self-hosted uptime monitor: this is the build the server is running.</p>
+        <h2 id="about-heading">{{ productName }}</h2>
+        <p class="lead">{{ 'about.lead' | transloco }}</p>
         <dl class="facts">
           <div>
-            <dt>Version</dt>
+            <dt>{{ 'about.version' | transloco }}</dt>
             <dd data-testid="about-version">{{ info.version }}</dd>
           </div>
           <div>
-            <dt>Build</dt>
+            <dt>{{ 'about.build' | transloco }}</dt>
             <dd data-testid="about-build">{{ info.build }}</dd>
           </div>
           <div>
-            <dt>Commit</dt>
+            <dt>{{ 'about.commit' | transloco }}</dt>
             <dd class="mono" data-testid="about-commit">{{ info.commit }}</dd>
           </div>
           <div>
-            <dt>Build date</dt>
+            <dt>{{ 'about.buildDate' | transloco }}</dt>
             <dd data-testid="about-build-date">{{ info.build_date }}</dd>
           </div>
           <div>
-            <dt>Build channel</dt>
+            <dt>{{ 'about.channel' | transloco }}</dt>
             <dd>
               <span class="badge" [attr.data-channel]="info.channel" data-testid="about-channel">{{
                 info.channel
@@ -63,7 +62,7 @@ const CHANNEL_HINTS: Record<BuildChannel, string> = {
         </dl>
       </section>
     } @else {
-      <app-loading-indicator label="Loading version information…" />
+      <app-loading-indicator [label]="'about.loading' | transloco" />
     }
   `,
   styles: `
@@ -92,11 +91,12 @@ const CHANNEL_HINTS: Record<BuildChannel, string> = {
 })
 export class AboutPageComponent {
   private readonly api = inject(ApiClient);
+  protected readonly productName = PRODUCT_NAME;
 
   protected readonly version = loadable(() => this.api.get<VersionInfo>('/api/version'));
 
   protected readonly channelHint = computed(() => {
     const channel = this.version.value()?.channel;
-    return channel ? CHANNEL_HINTS[channel] : undefined;
+    return channel && CHANNELS.includes(channel) ? t(`about.channels.${channel}`) : undefined;
   });
 }

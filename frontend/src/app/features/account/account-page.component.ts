@@ -1,4 +1,5 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
+import { TranslocoPipe } from '@jsverse/transloco';
 
 import { roleLabel } from '../../core/session/roles';
 import { SessionStore } from '../../core/session/session.store';
@@ -9,23 +10,23 @@ import { SecondFactorComponent } from './second-factor.component';
 @Component({
   selector: 'app-account-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [PasswordFormComponent, SecondFactorComponent],
+  imports: [PasswordFormComponent, SecondFactorComponent, TranslocoPipe],
   template: `
     <div class="page-heading">
-      <h1>Account</h1>
+      <h1>{{ 'account.title' | transloco }}</h1>
     </div>
 
     @if (user(); as user) {
       <div class="stack">
         <section class="panel" aria-labelledby="profile-heading">
-          <h2 id="profile-heading" class="visually-hidden">Who you are</h2>
+          <h2 id="profile-heading" class="visually-hidden">{{ 'account.profile.heading' | transloco }}</h2>
           <dl class="facts">
             <div>
-              <dt>Username</dt>
+              <dt>{{ 'account.profile.username' | transloco }}</dt>
               <dd data-testid="account-username">{{ user.username }}</dd>
             </div>
             <div>
-              <dt>Role</dt>
+              <dt>{{ 'account.profile.role' | transloco }}</dt>
               <dd data-testid="account-role">{{ role() }}</dd>
             </div>
           </dl>
@@ -35,11 +36,8 @@ import { SecondFactorComponent } from './second-factor.component';
       </div>
     } @else if (viaApiKey()) {
       <section class="panel" data-testid="account-api-key">
-        <h2>Signed in with the API key</h2>
-        <p class="explain">
-          The API key acts as an administrator but belongs to no account, so there is no password or second
-          factor to manage here. Sign in with an account to change those.
-        </p>
+        <h2>{{ 'account.apiKey.heading' | transloco }}</h2>
+        <p class="explain">{{ 'account.apiKey.explain' | transloco }}</p>
       </section>
     }
   `,

@@ -2,4 +2,6 @@ import { Routes } from '@angular/router';
 
 import { AccountPageComponent } from './account-page.component';
 
-export const ACCOUNT_ROUTES: Routes = [{ path: '', title: 'app.title.account', component: AccountPageComponent }];
+export const ACCOUNT_ROUTES: Routes = [
+  { path: '', title: 'app.title.account', component: AccountPageComponent },
+];

@@ -7,12 +7,14 @@ import {
   inject,
   signal,
 } from '@angular/core';
+import { TranslocoPipe } from '@jsverse/transloco';
 import type { ChangePasswordRequest, OkResponse } from '@monitor/contracts';
 
 import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
+import { t } from '../../core/i18n/i18n';
 import { SessionStore } from '../../core/session/session.store';
-import { PASSWORD_HINT, focusAfterRender, passwordProblem } from '../../shared/forms/form-helpers';
+import { focusAfterRender, passwordHint, passwordProblem } from '../../shared/forms/form-helpers';
 import { TextFieldComponent } from '../../shared/forms/text-field.component';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 
@@ -26,17 +28,17 @@ interface PasswordErrors {
 @Component({
   selector: 'app-password-form',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [TextFieldComponent, ErrorAlertComponent],
+  imports: [TextFieldComponent, ErrorAlertComponent, TranslocoPipe],
   template: `
     <section class="panel" aria-labelledby="password-heading">
-      <h2 id="password-heading">Password</h2>
-      <p class="lead">Changing it signs you out everywhere else; this browser stays signed in.</p>
+      <h2 id="password-heading">{{ 'account.password.heading' | transloco }}</h2>
+      <p class="lead">{{ 'account.password.lead' | transloco }}</p>
       <form class="form" novalidate (submit)="submit($event)" data-testid="password-form">
         <!-- For password managers: whose password this is. -->
         <input type="text" name="username" autocomplete="username" [value]="username()" readonly hidden />
         <app-text-field
           fieldId="password-current"
-          label="Current password"
+          [label]="'account.password.current' | transloco"
           type="password"
           autocomplete="current-password"
           [(value)]="current"
@@ -44,28 +46,32 @@ interface PasswordErrors {
         />
         <app-text-field
           fieldId="password-new"
-          label="New password"
+          [label]="'account.password.new' | transloco"
           type="password"
           autocomplete="new-password"
-          [hint]="passwordHint"
+          [hint]="passwordHint()"
           [(value)]="next"
           [error]="errors().next"
         />
         <app-text-field
           fieldId="password-repeat"
-          label="Repeat the new password"
+          [label]="'account.password.repeat' | transloco"
           type="password"
           autocomplete="new-password"
           [(value)]="repeat"
           [error]="errors().repeat"
         />
         @if (failure(); as message) {
-          <app-error-alert heading="The password was not changed" [message]="message" [retryable]="false" />
+          <app-error-alert
+            [heading]="'account.password.failed' | transloco"
+            [message]="message"
+            [retryable]="false"
+          />
         }
-        <p class="status-line" role="status">{{ done() ? 'Your password was changed.' : '' }}</p>
+        <p class="status-line" role="status">{{ done() ? ('account.password.done' | transloco) : '' }}</p>
         <p class="buttons">
           <button type="submit" class="button button-primary" [disabled]="busy()">
-            {{ busy() ? 'Changing…' : 'Change password' }}
+            {{ (busy() ? 'account.password.submitting' : 'account.password.submit') | transloco }}
           </button>
         </p>
       </form>
@@ -84,7 +90,7 @@ export class PasswordFormComponent {
   private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
   private readonly injector = inject(Injector);
 
-  protected readonly passwordHint = PASSWORD_HINT;
+  protected readonly passwordHint = computed(() => passwordHint());
   protected readonly current = signal('');
   protected readonly next = signal('');
   protected readonly repeat = signal('');
@@ -93,9 +99,9 @@ export class PasswordFormComponent {
   protected readonly errors = computed<PasswordErrors>(() => {
     if (!this.submitted()) return {};
     return {
-      current: this.current() === '' ? 'Enter your current password.' : undefined,
+      current: this.current() === '' ? t('account.password.currentMissing') : undefined,
       next: passwordProblem(this.next()),
-      repeat: this.repeat() !== this.next() ? 'The two new passwords differ.' : undefined,
+      repeat: this.repeat() !== this.next() ? t('account.password.mismatch') : undefined,
     };
   });
   protected readonly failure = signal<string | undefined>(undefined);

@@ -3,22 +3,27 @@ import {
   Component,
   ElementRef,
   afterNextRender,
+  computed,
   input,
   output,
   signal,
   viewChild,
 } from '@angular/core';
+import { TranslocoPipe } from '@jsverse/transloco';
+
+import { t } from '../../core/i18n/i18n';
 
 /** A fresh set of recovery codes, shown once, with "Copy all". Takes focus when it appears. */
 @Component({
   selector: 'app-recovery-codes',
   changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [TranslocoPipe],
   template: `
     <div class="codes-box">
-      <h3 id="recovery-codes-heading" tabindex="-1" #heading>Your recovery codes</h3>
+      <h3 id="recovery-codes-heading" tabindex="-1" #heading>{{ 'account.recovery.heading' | transloco }}</h3>
       <p class="warning">
-        <strong>These codes are shown only once.</strong> Store them somewhere safe, such as a password
-        manager. Each one signs you in once when your authenticator app is not at hand.
+        <strong>{{ 'account.recovery.once' | transloco }}</strong>
+        {{ 'account.recovery.store' | transloco }}
       </p>
       <ol class="codes" data-testid="recovery-codes" aria-labelledby="recovery-codes-heading">
         @for (code of codes(); track code) {
@@ -26,10 +31,14 @@ import {
         }
       </ol>
       <p class="buttons">
-        <button type="button" class="button" (click)="copy()">Copy all</button>
-        <button type="button" class="button button-primary" (click)="done.emit()">I have saved them</button>
+        <button type="button" class="button" (click)="copy()">
+          {{ 'account.recovery.copyAll' | transloco }}
+        </button>
+        <button type="button" class="button button-primary" (click)="done.emit()">
+          {{ 'account.recovery.saved' | transloco }}
+        </button>
       </p>
-      <p class="status-line" role="status">{{ copyStatus() }}</p>
+      <p class="status-line" role="status">{{ copyStatusText() }}</p>
     </div>
   `,
   styles: `
@@ -72,7 +81,11 @@ export class RecoveryCodesComponent {
   /** The person says the codes are stored; hide them. */
   readonly done = output();
 
-  protected readonly copyStatus = signal('');
+  private readonly copyStatus = signal<'copied' | 'copyFailed' | undefined>(undefined);
+  protected readonly copyStatusText = computed(() => {
+    const status = this.copyStatus();
+    return status ? t(`account.recovery.${status}`) : '';
+  });
   private readonly heading = viewChild.required<ElementRef<HTMLElement>>('heading');
 
   constructor() {
@@ -80,12 +93,12 @@ export class RecoveryCodesComponent {
   }
 
   protected async copy(): Promise<void> {
-    this.copyStatus.set('');
+    this.copyStatus.set(undefined);
     try {
       await navigator.clipboard.writeText(this.codes().join('\n') + '\n');
-      this.copyStatus.set('The eight codes are on the clipboard.');
+      this.copyStatus.set('copied');
     } catch {
-      this.copyStatus.set('Copying did not work here: select the codes and copy them by hand.');
+      this.copyStatus.set('copyFailed');
     }
   }
 }

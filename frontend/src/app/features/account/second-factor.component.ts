@@ -3,14 +3,17 @@ import {
   Component,
   ElementRef,
   Injector,
+  computed,
   inject,
   input,
   signal,
 } from '@angular/core';
+import { TranslocoPipe } from '@jsverse/transloco';
 import type { OkResponse, RecoveryCodesResponse, SessionUser, TotpStartResponse } from '@monitor/contracts';
 
 import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
+import { t } from '../../core/i18n/i18n';
 import { SessionStore } from '../../core/session/session.store';
 import { focusAfterRender } from '../../shared/forms/form-helpers';
 import { TextFieldComponent } from '../../shared/forms/text-field.component';
@@ -33,28 +36,28 @@ interface Enrolment {
 @Component({
   selector: 'app-second-factor',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [TextFieldComponent, ErrorAlertComponent, RecoveryCodesComponent],
+  imports: [TextFieldComponent, ErrorAlertComponent, RecoveryCodesComponent, TranslocoPipe],
   template: `
     <section class="panel" aria-labelledby="totp-heading" data-testid="second-factor">
-      <h2 id="totp-heading">Second factor</h2>
+      <h2 id="totp-heading">{{ 'account.totp.heading' | transloco }}</h2>
 
       @if (codes(); as codes) {
-        <p class="lead">The second factor is on.</p>
+        <p class="lead">{{ 'account.totp.isOn' | transloco }}</p>
         <app-recovery-codes [codes]="codes" (done)="hideCodes()" />
       } @else if (enrolment(); as enrolment) {
-        <p class="lead">Add Monitor to an authenticator app, then enter the code it shows.</p>
+        <p class="lead">{{ 'account.totp.enrolLead' | transloco }}</p>
         <ol class="steps">
           <li>
-            <p>Scan this QR code with the app:</p>
+            <p>{{ 'account.totp.scan' | transloco }}</p>
             <img
               class="qr"
               [src]="enrolment.qrSrc"
               width="200"
               height="200"
-              alt="QR code that adds Monitor to an authenticator app"
+              [alt]="'account.totp.qrAlt' | transloco"
               data-testid="totp-qr"
             />
-            <p>Or type this key into the app by hand:</p>
+            <p>{{ 'account.totp.typeKey' | transloco }}</p>
             <p>
               <code class="secret" data-testid="totp-secret">{{ enrolment.secret }}</code>
             </p>
@@ -63,40 +66,42 @@ interface Enrolment {
             <form class="form" novalidate (submit)="confirm($event)" data-testid="totp-confirm-form">
               <app-text-field
                 fieldId="totp-code"
-                label="Code from the app"
+                [label]="'account.totp.code' | transloco"
                 autocomplete="one-time-code"
                 inputmode="numeric"
-                hint="6 digits; a new code appears every 30 seconds."
+                [hint]="'account.totp.codeHint' | transloco"
                 [maxlength]="10"
                 [(value)]="code"
-                [error]="fieldError()"
+                [error]="fieldErrorText()"
               />
               @if (failure(); as message) {
                 <app-error-alert
-                  heading="The second factor is not on"
+                  [heading]="'account.totp.confirmFailed' | transloco"
                   [message]="message"
                   [retryable]="false"
                 />
               }
               <p class="buttons">
                 <button type="submit" class="button button-primary" [disabled]="busy()">
-                  {{ busy() ? 'Checking…' : 'Confirm' }}
+                  {{ (busy() ? 'account.totp.checking' : 'account.totp.confirm') | transloco }}
                 </button>
-                <button type="button" class="button" [disabled]="busy()" (click)="cancel()">Cancel</button>
+                <button type="button" class="button" [disabled]="busy()" (click)="cancel()">
+                  {{ 'common.actions.cancel' | transloco }}
+                </button>
               </p>
             </form>
           </li>
         </ol>
       } @else if (user().totp_enabled) {
-        <p class="lead">On: signing in asks for a code from your authenticator app.</p>
+        <p class="lead">{{ 'account.totp.onLead' | transloco }}</p>
         <dl class="facts">
           <div>
-            <dt>Recovery codes left</dt>
+            <dt>{{ 'account.totp.codesLeft' | transloco }}</dt>
             <dd data-testid="recovery-codes-left">{{ user().recovery_codes_left }}</dd>
           </div>
         </dl>
         @if (user().recovery_codes_left <= 2) {
-          <p class="hint">Few recovery codes are left: make a new set.</p>
+          <p class="hint">{{ 'account.totp.fewLeft' | transloco }}</p>
         }
 
         @if (action(); as action) {
@@ -117,19 +122,24 @@ interface Enrolment {
             />
             <app-text-field
               fieldId="totp-password"
-              label="Your password"
+              [label]="'account.totp.password' | transloco"
               type="password"
               autocomplete="current-password"
               [hint]="
-                action === 'disable'
-                  ? 'Needed to turn the second factor off.'
-                  : 'Needed to make new recovery codes; the old ones stop working.'
+                (action === 'disable'
+                  ? 'account.totp.passwordHintDisable'
+                  : 'account.totp.passwordHintRecovery'
+                ) | transloco
               "
               [(value)]="password"
-              [error]="fieldError()"
+              [error]="fieldErrorText()"
             />
             @if (failure(); as message) {
-              <app-error-alert heading="Nothing was changed" [message]="message" [retryable]="false" />
+              <app-error-alert
+                [heading]="'account.totp.actionFailed' | transloco"
+                [message]="message"
+                [retryable]="false"
+              />
             }
             <p class="buttons">
               <button
@@ -138,31 +148,42 @@ interface Enrolment {
                 [class.button-danger]="action === 'disable'"
                 [disabled]="busy()"
               >
-                {{ action === 'disable' ? 'Disable the second factor' : 'Make new recovery codes' }}
+                {{
+                  (action === 'disable' ? 'account.totp.disableConfirmed' : 'account.totp.recoveryConfirmed')
+                    | transloco
+                }}
               </button>
-              <button type="button" class="button" [disabled]="busy()" (click)="cancel()">Cancel</button>
+              <button type="button" class="button" [disabled]="busy()" (click)="cancel()">
+                {{ 'common.actions.cancel' | transloco }}
+              </button>
             </p>
           </form>
         } @else {
           <p class="buttons actions">
-            <button type="button" class="button button-danger" (click)="ask('disable')">Disable</button>
-            <button type="button" class="button" (click)="ask('recovery')">New recovery codes</button>
+            <button type="button" class="button button-danger" (click)="ask('disable')">
+              {{ 'account.totp.disable' | transloco }}
+            </button>
+            <button type="button" class="button" (click)="ask('recovery')">
+              {{ 'account.totp.newCodes' | transloco }}
+            </button>
           </p>
         }
       } @else {
-        <p class="lead">
-          Off. With a second factor, signing in also asks for a code from an authenticator app on your phone.
-        </p>
+        <p class="lead">{{ 'account.totp.offLead' | transloco }}</p>
         @if (failure(); as message) {
-          <app-error-alert heading="The set-up could not start" [message]="message" [retryable]="false" />
+          <app-error-alert
+            [heading]="'account.totp.startFailed' | transloco"
+            [message]="message"
+            [retryable]="false"
+          />
         }
         <p class="buttons">
           <button type="button" class="button button-primary" [disabled]="busy()" (click)="start()">
-            {{ busy() ? 'Starting…' : 'Set up' }}
+            {{ (busy() ? 'account.totp.starting' : 'account.totp.start') | transloco }}
           </button>
         </p>
       }
-      <p class="status-line" role="status">{{ status() }}</p>
+      <p class="status-line" role="status">{{ statusText() }}</p>
     </section>
   `,
   styles: `
@@ -220,9 +241,18 @@ export class SecondFactorComponent {
   protected readonly action = signal<PasswordAction | undefined>(undefined);
   protected readonly code = signal('');
   protected readonly password = signal('');
-  protected readonly fieldError = signal<string | undefined>(undefined);
+  /** Catalogue key of what is wrong with the code or password typed. */
+  private readonly fieldError = signal<string | undefined>(undefined);
+  protected readonly fieldErrorText = computed(() => {
+    const key = this.fieldError();
+    return key ? t(key) : undefined;
+  });
   protected readonly failure = signal<string | undefined>(undefined);
-  protected readonly status = signal('');
+  private readonly status = signal<'isOn' | 'isOff' | undefined>(undefined);
+  protected readonly statusText = computed(() => {
+    const status = this.status();
+    return status ? t(`account.totp.${status}`) : '';
+  });
   protected readonly busy = signal(false);
 
   protected async start(): Promise<void> {
@@ -245,7 +275,7 @@ export class SecondFactorComponent {
     if (this.busy()) return;
     const code = this.code().replace(/\s+/g, '');
     this.failure.set(undefined);
-    this.fieldError.set(/^\d{6}$/.test(code) ? undefined : 'Enter the 6 digits the app shows.');
+    this.fieldError.set(/^\d{6}$/.test(code) ? undefined : 'account.totp.codeInvalid');
     if (this.fieldError()) {
       this.focus('#totp-code');
       return;
@@ -276,7 +306,7 @@ export class SecondFactorComponent {
     if (this.busy()) return;
     const password = this.password();
     this.failure.set(undefined);
-    this.fieldError.set(password === '' ? 'Enter your password.' : undefined);
+    this.fieldError.set(password === '' ? 'account.totp.passwordMissing' : undefined);
     if (password === '') {
       this.focus('#totp-password');
       return;
@@ -286,7 +316,7 @@ export class SecondFactorComponent {
       if (action === 'disable') {
         await this.api.post<OkResponse>('/api/me/totp/disable', { password });
         this.reset();
-        this.status.set('The second factor is off.');
+        this.status.set('isOff');
       } else {
         const answer = await this.api.post<RecoveryCodesResponse>('/api/me/totp/recovery', { password });
         this.reset();
@@ -308,7 +338,7 @@ export class SecondFactorComponent {
 
   protected hideCodes(): void {
     this.codes.set(undefined);
-    this.status.set('The second factor is on.');
+    this.status.set('isOn');
   }
 
   private reset(): void {
@@ -319,7 +349,7 @@ export class SecondFactorComponent {
     this.password.set('');
     this.fieldError.set(undefined);
     this.failure.set(undefined);
-    this.status.set('');
+    this.status.set(undefined);
   }
 
   /** The session carries the second-factor state and the recovery codes left. */

@@ -9,6 +9,7 @@ import {
   signal,
 } from '@angular/core';
 import { Router } from '@angular/router';
+import { TranslocoPipe } from '@jsverse/transloco';
 import {
   ROLES,
   type CreateUserRequest,
@@ -22,14 +23,10 @@ import {
 import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
 import { loadable } from '../../core/api/loadable';
+import { t } from '../../core/i18n/i18n';
 import { roleLabel } from '../../core/session/roles';
 import { SessionStore } from '../../core/session/session.store';
-import {
-  PASSWORD_HINT,
-  focusAfterRender,
-  inputValue,
-  passwordProblem,
-} from '../../shared/forms/form-helpers';
+import { focusAfterRender, inputValue, passwordHint, passwordProblem } from '../../shared/forms/form-helpers';
 import { TextFieldComponent } from '../../shared/forms/text-field.component';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
@@ -40,6 +37,15 @@ interface OpenRowForm {
   readonly kind: 'password' | 'delete';
 }
 
+/** A message of this page: a catalogue key and its parameters, translated where shown. */
+interface Note {
+  readonly key: string;
+  readonly params?: Readonly<Record<string, unknown>>;
+}
+
+/** Stands for a placeholder while a translated sentence is cut around markup. */
+const MARK = '\u0001';
+
 interface CreateErrors {
   username?: string;
   password?: string;
@@ -49,7 +55,7 @@ interface CreateErrors {
 @Component({
   selector: 'app-accounts-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [DatePipe, TextFieldComponent, ErrorAlertComponent, LoadingIndicatorComponent],
+  imports: [DatePipe, TextFieldComponent, ErrorAlertComponent, LoadingIndicatorComponent, TranslocoPipe],
   templateUrl: './accounts-page.component.html',
   styleUrl: './accounts-page.component.css',
 })
@@ -64,11 +70,15 @@ export class AccountsPageComponent {
   protected readonly roles = computed<readonly Role[]>(() => this.list.value()?.roles ?? ROLES);
   protected readonly myId = computed(() => this.session.user()?.id);
   protected readonly roleLabel = roleLabel;
-  protected readonly passwordHint = PASSWORD_HINT;
+  protected readonly passwordHint = computed(() => passwordHint());
 
   /** The last change's server error, shown verbatim above the table. */
   protected readonly failure = signal<string | undefined>(undefined);
-  protected readonly status = signal('');
+  private readonly status = signal<Note | undefined>(undefined);
+  protected readonly statusText = computed(() => {
+    const note = this.status();
+    return note ? t(note.key, note.params) : '';
+  });
   /** The account a change is in flight for. */
   protected readonly busyId = signal<number | undefined>(undefined);
   protected readonly open = signal<OpenRowForm | undefined>(undefined);
@@ -83,12 +93,18 @@ export class AccountsPageComponent {
   protected readonly createErrors = computed<CreateErrors>(() => {
     if (!this.createSubmitted()) return {};
     return {
-      username: this.newUsername().trim() === '' ? 'Enter a username.' : undefined,
+      username: this.newUsername().trim() === '' ? t('accounts.create.usernameMissing') : undefined,
       password: passwordProblem(this.newPassword()),
     };
   });
   protected readonly createFailure = signal<string | undefined>(undefined);
   protected readonly creating = signal(false);
+
+  /** The delete question around the account's name, which is shown in bold. */
+  protected readonly deleteQuestion = computed(() => {
+    const [before = '', after = ''] = t('accounts.delete.question', { name: MARK }).split(MARK);
+    return { before, after };
+  });
 
   protected isOpen(user: UserAccount, kind: OpenRowForm['kind']): boolean {
     const open = this.open();
@@ -101,7 +117,10 @@ export class AccountsPageComponent {
     const changed = await this.update(
       user,
       { role },
-      `${user.username} is now ${roleLabel(role).toLowerCase()}.`,
+      {
+        key: 'accounts.status.roleChanged',
+        params: { name: user.username, role },
+      },
     );
     // A refused change leaves the select on the role the account still has.
     if (!changed) select.value = user.role;
@@ -112,7 +131,10 @@ export class AccountsPageComponent {
     return this.update(
       user,
       { disabled },
-      disabled ? `${user.username} is disabled and cannot sign in.` : `${user.username} can sign in again.`,
+      {
+        key: disabled ? 'accounts.status.disabled' : 'accounts.status.enabled',
+        params: { name: user.username },
+      },
     );
   }
 
@@ -121,7 +143,7 @@ export class AccountsPageComponent {
     this.resetPassword.set('');
     this.resetError.set(undefined);
     this.failure.set(undefined);
-    this.status.set('');
+    this.status.set(undefined);
     this.focus(kind === 'password' ? '#reset-password' : '#confirm-delete');
   }
 
@@ -144,7 +166,7 @@ export class AccountsPageComponent {
     );
     if (done) {
       this.open.set(undefined);
-      this.status.set(`The password of ${user.username} was changed; they are signed out everywhere.`);
+      this.status.set({ key: 'accounts.status.passwordSet', params: { name: user.username } });
     }
   }
 
@@ -152,7 +174,7 @@ export class AccountsPageComponent {
     const done = await this.change(user, () => this.api.delete<OkResponse>(`/api/users/${user.id}`));
     if (done) {
       this.open.set(undefined);
-      this.status.set(`The account ${user.username} was deleted.`);
+      this.status.set({ key: 'accounts.status.deleted', params: { name: user.username } });
       this.list.reload();
     }
   }
@@ -164,7 +186,7 @@ export class AccountsPageComponent {
     this.createSubmitted.set(true);
     const errors = this.createErrors();
     this.createFailure.set(undefined);
-    this.status.set('');
+    this.status.set(undefined);
     if (errors.username || errors.password) {
       this.focus('.create-form [aria-invalid="true"]');
       return;
@@ -176,9 +198,10 @@ export class AccountsPageComponent {
       this.createSubmitted.set(false);
       this.newUsername.set('');
       this.newPassword.set('');
-      this.status.set(
-        `The account ${created.username} (${roleLabel(created.role).toLowerCase()}) was created.`,
-      );
+      this.status.set({
+        key: 'accounts.status.created',
+        params: { name: created.username, role: created.role },
+      });
       this.list.reload();
     } catch (failure: unknown) {
       this.createFailure.set(ApiCallError.from(failure).message);
@@ -191,7 +214,7 @@ export class AccountsPageComponent {
     this.newRole.set(inputValue(event) as Role);
   }
 
-  private async update(user: UserAccount, body: UpdateUserRequest, success: string): Promise<boolean> {
+  private async update(user: UserAccount, body: UpdateUserRequest, success: Note): Promise<boolean> {
     const done = await this.change(user, () => this.api.put<UserAccount>(`/api/users/${user.id}`, body));
     if (done) {
       this.status.set(success);
@@ -216,7 +239,7 @@ export class AccountsPageComponent {
     if (this.busyId() !== undefined) return false;
     this.busyId.set(user.id);
     this.failure.set(undefined);
-    this.status.set('');
+    this.status.set(undefined);
     try {
       await call();
       return true;

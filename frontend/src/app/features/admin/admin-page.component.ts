@@ -1,4 +1,5 @@
 import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
+import { TranslocoPipe } from '@jsverse/transloco';
 
 import { SessionStore } from '../../core/session/session.store';
 import { AdminStore } from './admin.store';
@@ -21,33 +22,34 @@ import { SampleDataSectionComponent } from './sample-data-section.component';
     DoctorSectionComponent,
     RestoreSectionComponent,
     SampleDataSectionComponent,
+    TranslocoPipe,
   ],
   providers: [AdminStore],
   template: `
     <div class="page-heading">
-      <h1>Administration</h1>
+      <h1>{{ 'admin.title' | transloco }}</h1>
     </div>
 
     @if (isAdmin()) {
       <section class="panel" aria-labelledby="backup-heading" data-testid="backup-section">
-        <h2 id="backup-heading">Backup</h2>
+        <h2 id="backup-heading">{{ 'admin.backup.heading' | transloco }}</h2>
         <app-backup-section />
       </section>
       <section class="panel" aria-labelledby="restore-heading" data-testid="restore-section">
-        <h2 id="restore-heading">Restore</h2>
+        <h2 id="restore-heading">{{ 'admin.restore.heading' | transloco }}</h2>
         <app-restore-section />
       </section>
     } @else {
-      <p class="notice">Backup and restore need an administrator.</p>
+      <p class="notice">{{ 'admin.needsAdmin' | transloco }}</p>
     }
 
     <section class="panel" aria-labelledby="samples-heading" data-testid="sample-section">
-      <h2 id="samples-heading">Sample data</h2>
+      <h2 id="samples-heading">{{ 'admin.samples.heading' | transloco }}</h2>
       <app-sample-data-section [canChange]="isAdmin()" />
     </section>
 
     <section class="panel" aria-labelledby="doctor-heading" data-testid="doctor-section">
-      <h2 id="doctor-heading">Doctor</h2>
+      <h2 id="doctor-heading">{{ 'admin.doctor.heading' | transloco }}</h2>
       <app-doctor-section />
     </section>
   `,

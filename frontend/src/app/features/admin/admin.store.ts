@@ -1,18 +1,15 @@
-import { DestroyRef, Injectable, inject, signal } from '@angular/core';
+import { DestroyRef, Injectable, computed, inject, signal } from '@angular/core';
 import type { DoctorReport, ExampleCounts } from '@monitor/contracts';
 
 import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
+import { t } from '../../core/i18n/i18n';
 import type { RestoreResult } from './admin.models';
 
-function describeCounts(counts: ExampleCounts): string {
-  const part = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-  return [
-    part(counts.sensors, 'sensor', 'sensors'),
-    part(counts.results, 'result', 'results'),
-    part(counts.incidents, 'incident', 'incidents'),
-    part(counts.sites, 'site', 'sites'),
-  ].join(', ');
+/** What the last load or removal of the sample data did, with the counts the server sent. */
+interface SamplesOutcome {
+  readonly done: 'loaded' | 'removed';
+  readonly counts: ExampleCounts;
 }
 
 /**
@@ -28,7 +25,7 @@ export class AdminStore {
   private readonly countsErrorState = signal<ApiCallError | undefined>(undefined);
   private readonly samplesBusyState = signal(false);
   private readonly samplesErrorState = signal<string | undefined>(undefined);
-  private readonly samplesStatusState = signal('');
+  private readonly samplesStatusState = signal<SamplesOutcome | undefined>(undefined);
 
   private readonly restoreBusyState = signal(false);
   private readonly restoreResultState = signal<RestoreResult | undefined>(undefined);
@@ -42,7 +39,14 @@ export class AdminStore {
   readonly countsError = this.countsErrorState.asReadonly();
   readonly samplesBusy = this.samplesBusyState.asReadonly();
   readonly samplesError = this.samplesErrorState.asReadonly();
-  readonly samplesStatus = this.samplesStatusState.asReadonly();
+  /** The last load or removal, in the active language. */
+  readonly samplesStatus = computed(() => {
+    const outcome = this.samplesStatusState();
+    if (!outcome) return '';
+    const { sensors, results, incidents, sites } = outcome.counts;
+    const counts = { sensors, results, incidents, sites };
+    return outcome.done === 'loaded' ? t('admin.samples.loaded', counts) : t('admin.samples.removed', counts);
+  });
 
   readonly restoreBusy = this.restoreBusyState.asReadonly();
   readonly restoreResult = this.restoreResultState.asReadonly();
@@ -71,7 +75,7 @@ export class AdminStore {
     return this.samples(async () => {
       const counts = await this.api.post<ExampleCounts>('/api/examples');
       this.countsState.set(counts);
-      return `The sample data is loaded: ${describeCounts(counts)}.`;
+      return { done: 'loaded', counts };
     });
   }
 
@@ -79,7 +83,7 @@ export class AdminStore {
     return this.samples(async () => {
       const went = await this.api.delete<ExampleCounts>('/api/examples');
       await this.loadCounts();
-      return `The sample data was removed: ${describeCounts(went)}.`;
+      return { done: 'removed', counts: went };
     });
   }
 
@@ -95,7 +99,7 @@ export class AdminStore {
       const result = await this.api.post<RestoreResult>('/api/restore', body);
       if (this.destroyed) return true;
       this.restoreResultState.set(result);
-      this.samplesStatusState.set('');
+      this.samplesStatusState.set(undefined);
       this.samplesErrorState.set(undefined);
       void this.loadCounts();
       return true;
@@ -121,11 +125,11 @@ export class AdminStore {
     }
   }
 
-  private async samples(call: () => Promise<string>): Promise<void> {
+  private async samples(call: () => Promise<SamplesOutcome>): Promise<void> {
     if (this.samplesBusyState()) return;
     this.samplesBusyState.set(true);
     this.samplesErrorState.set(undefined);
-    this.samplesStatusState.set('');
+    this.samplesStatusState.set(undefined);
     try {
       const status = await call();
       if (!this.destroyed) this.samplesStatusState.set(status);

@@ -1,23 +1,26 @@
 import { ChangeDetectionStrategy, Component, computed, signal } from '@angular/core';
+import { TranslocoPipe } from '@jsverse/transloco';
 
 import { inputValue } from '../../shared/forms/form-helpers';
 import { BACKUP_DAYS, type BackupDays, type BackupScope, backupUrl } from './admin.models';
 
+/** Catalogue keys of the history choices, translated where shown. */
 const DAY_LABELS: Readonly<Record<BackupDays, string>> = {
-  '7': 'The last 7 days',
-  '30': 'The last 30 days',
-  '90': 'The last 90 days',
-  all: 'All of it',
+  '7': 'admin.backup.days.last7',
+  '30': 'admin.backup.days.last30',
+  '90': 'admin.backup.days.last90',
+  all: 'admin.backup.days.all',
 };
 
 /** Downloads a backup document: the configuration, or the configuration with history. */
 @Component({
   selector: 'app-backup-section',
   changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [TranslocoPipe],
   template: `
     <div class="form">
       <fieldset class="field">
-        <legend>What to include</legend>
+        <legend>{{ 'admin.backup.include' | transloco }}</legend>
         <label class="choice">
           <input
             type="radio"
@@ -26,8 +29,8 @@ const DAY_LABELS: Readonly<Record<BackupDays, string>> = {
             [checked]="scope() === 'config'"
             (change)="setScope($event)"
           />
-          <span class="choice-label">Configuration</span>
-          <span class="hint">Settings, sites, sensors, channels and accounts.</span>
+          <span class="choice-label">{{ 'admin.backup.config' | transloco }}</span>
+          <span class="hint">{{ 'admin.backup.configHint' | transloco }}</span>
         </label>
         <label class="choice">
           <input
@@ -37,23 +40,25 @@ const DAY_LABELS: Readonly<Record<BackupDays, string>> = {
             [checked]="scope() === 'history'"
             (change)="setScope($event)"
           />
-          <span class="choice-label">Configuration and history</span>
-          <span class="hint">Also incidents and the hourly and daily figures.</span>
+          <span class="choice-label">{{ 'admin.backup.history' | transloco }}</span>
+          <span class="hint">{{ 'admin.backup.historyHint' | transloco }}</span>
         </label>
       </fieldset>
       @if (scope() === 'history') {
         <div class="field">
-          <label for="backup-days">History of</label>
+          <label for="backup-days">{{ 'admin.backup.historyOf' | transloco }}</label>
           <select id="backup-days" class="select" (change)="setDays($event)">
             @for (option of days; track option) {
-              <option [value]="option" [selected]="option === chosenDays()">{{ dayLabels[option] }}</option>
+              <option [value]="option" [selected]="option === chosenDays()">
+                {{ dayLabels[option] | transloco }}
+              </option>
             }
           </select>
         </div>
       }
       <p class="notice warning" id="backup-secrets">
-        <strong>Keep the file safe:</strong> it holds every secret in clear text (password hashes, the API
-        key, channel credentials, the tile URL).
+        <strong>{{ 'admin.backup.keepSafe' | transloco }}</strong>
+        {{ 'admin.backup.secrets' | transloco }}
       </p>
       <p class="buttons">
         <a
@@ -63,7 +68,7 @@ const DAY_LABELS: Readonly<Record<BackupDays, string>> = {
           aria-describedby="backup-secrets"
           [href]="url()"
         >
-          Download backup
+          {{ 'admin.backup.download' | transloco }}
         </a>
       </p>
     </div>

@@ -1,4 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
+import { TranslocoPipe } from '@jsverse/transloco';
+
+import { t } from '../../core/i18n/i18n';
 
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { AdminStore } from './admin.store';
@@ -7,11 +10,9 @@ import { AdminStore } from './admin.store';
 @Component({
   selector: 'app-doctor-section',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [ErrorAlertComponent],
+  imports: [ErrorAlertComponent, TranslocoPipe],
   template: `
-    <p class="hint">
-      Reads the installation and changes nothing: the database, the data directory, the configuration.
-    </p>
+    <p class="hint">{{ 'admin.doctor.hint' | transloco }}</p>
     <p class="buttons">
       <button
         type="button"
@@ -19,11 +20,15 @@ import { AdminStore } from './admin.store';
         [disabled]="store.doctorBusy()"
         (click)="store.runDoctor()"
       >
-        {{ store.doctorBusy() ? 'Checking…' : 'Run checks' }}
+        {{ (store.doctorBusy() ? 'admin.doctor.running' : 'admin.doctor.run') | transloco }}
       </button>
     </p>
     @if (store.doctorError(); as message) {
-      <app-error-alert heading="The checks could not be run" [message]="message" [retryable]="false" />
+      <app-error-alert
+        [heading]="'admin.doctor.failed' | transloco"
+        [message]="message"
+        [retryable]="false"
+      />
     }
     <p class="status-line" role="status" data-testid="doctor-summary">{{ summary() }}</p>
     @if (store.report(); as report) {
@@ -31,7 +36,9 @@ import { AdminStore } from './admin.store';
         @for (check of report.checks; track $index) {
           <li class="check" [class.bad]="!check.ok" [attr.data-ok]="check.ok">
             <span class="mark" aria-hidden="true">{{ check.ok ? '✓' : '✗' }}</span>
-            <span class="verdict">{{ check.ok ? 'OK' : 'Problem' }}</span>
+            <span class="verdict">{{
+              (check.ok ? 'admin.doctor.ok' : 'admin.doctor.problem') | transloco
+            }}</span>
             <span class="name">{{ check.name }}</span>
             @if (check.detail) {
               <span class="detail">{{ check.detail }}</span>
@@ -92,7 +99,7 @@ export class DoctorSectionComponent {
     const report = this.store.report();
     if (!report) return '';
     const problems = report.checks.filter((check) => !check.ok).length;
-    if (problems === 0) return `All ${report.checks.length} checks passed.`;
-    return problems === 1 ? '1 problem found.' : `${problems} problems found.`;
+    if (problems === 0) return t('admin.doctor.passed', { count: report.checks.length });
+    return t('admin.doctor.problems', { count: problems });
   });
 }

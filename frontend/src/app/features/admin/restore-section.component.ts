@@ -7,6 +7,10 @@ import {
   signal,
   viewChild,
 } from '@angular/core';
+import { TranslocoPipe } from '@jsverse/transloco';
+
+import { formatNumber } from '../../core/i18n/format';
+import { t } from '../../core/i18n/i18n';
 
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { AdminStore } from './admin.store';
@@ -19,10 +23,10 @@ import { AdminStore } from './admin.store';
 @Component({
   selector: 'app-restore-section',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [ErrorAlertComponent],
+  imports: [ErrorAlertComponent, TranslocoPipe],
   template: `
     <div class="field">
-      <label for="restore-file">Backup file</label>
+      <label for="restore-file">{{ 'admin.restore.file' | transloco }}</label>
       <input
         #fileInput
         id="restore-file"
@@ -33,40 +37,47 @@ import { AdminStore } from './admin.store';
         [disabled]="store.restoreBusy()"
         (change)="chosen($event)"
       />
-      <p class="hint" id="restore-hint">
-        A file downloaded with “Download backup”. You confirm before anything is written.
-      </p>
+      <p class="hint" id="restore-hint">{{ 'admin.restore.fileHint' | transloco }}</p>
     </div>
 
     <dialog #dialog class="dialog" aria-labelledby="restore-dialog-heading" (close)="closed()">
-      <h3 id="restore-dialog-heading">Restore {{ file()?.name }}?</h3>
+      <h3 id="restore-dialog-heading">
+        {{ 'admin.restore.dialogHeading' | transloco: { file: file()?.name ?? '' } }}
+      </h3>
       <p>
-        Every table the file contains is <strong>replaced</strong> by its rows: what is there now in those
-        tables is gone. A copy of the database is made first. Tables the file does not mention stay as they
-        are.
+        <strong>{{ 'admin.restore.replaced' | transloco }}</strong>
+        {{ 'admin.restore.copyFirst' | transloco }}
       </p>
       <p class="buttons">
         <button type="button" class="button button-primary button-danger" (click)="confirm()">
-          Replace the data
+          {{ 'admin.restore.replace' | transloco }}
         </button>
-        <button type="button" class="button" (click)="dialog.close()">Cancel</button>
+        <button type="button" class="button" (click)="dialog.close()">
+          {{ 'common.actions.cancel' | transloco }}
+        </button>
       </p>
     </dialog>
 
     <p class="status-line" role="status" data-testid="restore-status">{{ progress() }}</p>
     @if (store.restoreError(); as message) {
-      <app-error-alert heading="The backup was not restored" [message]="message" [retryable]="false" />
+      <app-error-alert
+        [heading]="'admin.restore.failed' | transloco"
+        [message]="message"
+        [retryable]="false"
+      />
     }
     @if (store.restoreResult(); as result) {
       <div class="result" data-testid="restore-result">
         <table class="counts" data-testid="restore-counts">
           <caption class="visually-hidden">
-            Rows restored per table
+            {{
+              'admin.restore.caption' | transloco
+            }}
           </caption>
           <thead>
             <tr>
-              <th scope="col">Table</th>
-              <th scope="col">Rows</th>
+              <th scope="col">{{ 'admin.restore.table' | transloco }}</th>
+              <th scope="col">{{ 'admin.restore.rows' | transloco }}</th>
             </tr>
           </thead>
           <tbody>
@@ -79,12 +90,12 @@ import { AdminStore } from './admin.store';
           </tbody>
         </table>
         <p>
-          Safety copy of the database before the restore:
+          {{ 'admin.restore.safetyCopy' | transloco }}
           <span class="mono" data-testid="restore-safety-copy">{{ result.safety_copy }}</span>
         </p>
         @if (result.token_epoch_notice) {
           <p class="notice" data-testid="restore-epoch-notice">
-            Accounts were restored: people signed in elsewhere may have to sign in again.
+            {{ 'admin.restore.epochNotice' | transloco }}
           </p>
         }
       </div>
@@ -149,12 +160,15 @@ export class RestoreSectionComponent {
   private confirmed = false;
 
   protected readonly progress = computed(() => {
-    if (this.store.restoreBusy()) return 'Restoring…';
-    return this.store.restoreResult() ? '✓ The backup was restored.' : '';
+    if (this.store.restoreBusy()) return t('admin.restore.restoring');
+    return this.store.restoreResult() ? t('admin.restore.restored') : '';
   });
 
   protected readonly counts = computed(() =>
-    Object.entries(this.store.restoreResult()?.counts ?? {}).map(([table, rows]) => ({ table, rows })),
+    Object.entries(this.store.restoreResult()?.counts ?? {}).map(([table, rows]) => ({
+      table,
+      rows: formatNumber(rows),
+    })),
   );
 
   protected chosen(event: Event): void {

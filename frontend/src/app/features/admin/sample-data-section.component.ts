@@ -1,4 +1,7 @@
 import { ChangeDetectionStrategy, Component, inject, input } from '@angular/core';
+import { TranslocoPipe } from '@jsverse/transloco';
+
+import { formatNumber } from '../../core/i18n/format';
 
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
@@ -8,42 +11,43 @@ import { AdminStore } from './admin.store';
 @Component({
   selector: 'app-sample-data-section',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [ErrorAlertComponent, LoadingIndicatorComponent],
+  imports: [ErrorAlertComponent, LoadingIndicatorComponent, TranslocoPipe],
   template: `
-    <p class="hint">
-      Ten sensors on three sites with a week of invented history. Only the two that watch this monitor run;
-      the rest start paused. Removing it touches only sample sensors and their history.
-    </p>
+    <p class="hint">{{ 'admin.samples.hint' | transloco }}</p>
     @if (store.countsError(); as error) {
       <app-error-alert
-        heading="The sample data could not be counted"
+        [heading]="'admin.samples.countFailed' | transloco"
         [message]="error.message"
         (retry)="store.loadCounts()"
       />
     } @else if (store.counts(); as counts) {
       <dl class="facts" data-testid="sample-counts">
         <div>
-          <dt>Sample sensors</dt>
-          <dd data-testid="sample-sensors">{{ counts.sensors }}</dd>
+          <dt>{{ 'admin.samples.sensors' | transloco }}</dt>
+          <dd data-testid="sample-sensors">{{ number(counts.sensors) }}</dd>
         </div>
         <div>
-          <dt>Their results</dt>
-          <dd data-testid="sample-results">{{ counts.results }}</dd>
+          <dt>{{ 'admin.samples.results' | transloco }}</dt>
+          <dd data-testid="sample-results">{{ number(counts.results) }}</dd>
         </div>
         <div>
-          <dt>Their incidents</dt>
-          <dd data-testid="sample-incidents">{{ counts.incidents }}</dd>
+          <dt>{{ 'admin.samples.incidents' | transloco }}</dt>
+          <dd data-testid="sample-incidents">{{ number(counts.incidents) }}</dd>
         </div>
         <div>
-          <dt>Sample sites</dt>
-          <dd data-testid="sample-sites">{{ counts.sites }}</dd>
+          <dt>{{ 'admin.samples.sites' | transloco }}</dt>
+          <dd data-testid="sample-sites">{{ number(counts.sites) }}</dd>
         </div>
       </dl>
     } @else {
-      <app-loading-indicator label="Counting the sample data…" />
+      <app-loading-indicator [label]="'admin.samples.counting' | transloco" />
     }
     @if (store.samplesError(); as message) {
-      <app-error-alert heading="The change was refused" [message]="message" [retryable]="false" />
+      <app-error-alert
+        [heading]="'admin.samples.changeFailed' | transloco"
+        [message]="message"
+        [retryable]="false"
+      />
     }
     <p class="status-line" role="status" data-testid="sample-status">{{ store.samplesStatus() }}</p>
     @if (canChange()) {
@@ -54,7 +58,7 @@ import { AdminStore } from './admin.store';
           [disabled]="store.samplesBusy()"
           (click)="store.loadSamples()"
         >
-          Load sample data
+          {{ 'admin.samples.load' | transloco }}
         </button>
         <button
           type="button"
@@ -62,11 +66,11 @@ import { AdminStore } from './admin.store';
           [disabled]="store.samplesBusy()"
           (click)="store.removeSamples()"
         >
-          Remove sample data
+          {{ 'admin.samples.remove' | transloco }}
         </button>
       </p>
     } @else {
-      <p class="hint">Loading and removing sample data needs an administrator.</p>
+      <p class="hint">{{ 'admin.samples.needsAdmin' | transloco }}</p>
     }
   `,
   styles: `
@@ -81,4 +85,5 @@ export class SampleDataSectionComponent {
   protected readonly store = inject(AdminStore);
   /** Whether the buttons are offered (administrators). */
   readonly canChange = input(false);
+  protected readonly number = formatNumber;
 }

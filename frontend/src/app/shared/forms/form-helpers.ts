@@ -28,9 +28,6 @@ export function passwordHint(): string {
   return t('common.password.hint', { min: PASSWORD_MIN_CHARACTERS, max: PASSWORD_MAX_BYTES });
 }
 
-/** @deprecated Until the account page reads {@link passwordHint}. */
-export const PASSWORD_HINT = `At least ${PASSWORD_MIN_CHARACTERS} characters, at most ${PASSWORD_MAX_BYTES} bytes.`;
-
 /**
  * A failed call's message for people; for a 429 with `Retry-After`, plus when to try again (unless
  * the server's message says so already).

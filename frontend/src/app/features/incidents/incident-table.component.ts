@@ -13,11 +13,13 @@ import {
   untracked,
 } from '@angular/core';
 import { RouterLink } from '@angular/router';
+import { TranslocoPipe } from '@jsverse/transloco';
 import type { Incident } from '@monitor/contracts';
 
 import { CLOCK } from '../../core/browser/clock';
 import { focusAfterRender, inputValue } from '../../shared/forms/form-helpers';
 import { formatDuration, isoDuration } from '../../shared/format/duration';
+import { around } from './emphasis';
 
 /** What the person asked for; the page makes the call and passes the changed incident back in. */
 export interface AcknowledgeRequest {
@@ -33,25 +35,27 @@ export interface AcknowledgeRequest {
 @Component({
   selector: 'app-incident-table',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [DatePipe, RouterLink],
+  imports: [DatePipe, RouterLink, TranslocoPipe],
   template: `
     <div class="table-scroll" role="region" tabindex="0" [attr.aria-labelledby]="captionId()">
       <table class="incidents" data-testid="incident-table">
         <caption class="visually-hidden">
-          <span [id]="captionId()">{{ caption() }}</span>
+          <span [id]="captionId()">{{ caption() ?? ('incidents.table.caption' | transloco) }}</span>
         </caption>
         <thead>
           <tr>
             @if (showSensor()) {
-              <th scope="col">Sensor</th>
+              <th scope="col">{{ 'incidents.table.sensor' | transloco }}</th>
             }
-            <th scope="col">Started</th>
-            <th scope="col">Resolved</th>
-            <th scope="col">Duration</th>
-            <th scope="col">Cause</th>
-            <th scope="col">Acknowledged</th>
+            <th scope="col">{{ 'incidents.table.started' | transloco }}</th>
+            <th scope="col">{{ 'incidents.table.resolved' | transloco }}</th>
+            <th scope="col">{{ 'incidents.table.duration' | transloco }}</th>
+            <th scope="col">{{ 'incidents.table.cause' | transloco }}</th>
+            <th scope="col">{{ 'incidents.table.acknowledged' | transloco }}</th>
             @if (canAcknowledge()) {
-              <th scope="col"><span class="visually-hidden">Actions</span></th>
+              <th scope="col">
+                <span class="visually-hidden">{{ 'incidents.table.actions' | transloco }}</span>
+              </th>
             }
           </tr>
         </thead>
@@ -72,7 +76,9 @@ export interface AcknowledgeRequest {
                 @if (row.incident.resolved_at; as resolved) {
                   <time [attr.datetime]="resolved">{{ resolved | date: 'yyyy-MM-dd HH:mm:ss' }}</time>
                 } @else {
-                  <span class="state-open"><span aria-hidden="true">● </span>open</span>
+                  <span class="state-open"
+                    ><span aria-hidden="true">● </span>{{ 'incidents.table.open' | transloco }}</span
+                  >
                 }
               </td>
               <td class="duration">
@@ -82,13 +88,19 @@ export interface AcknowledgeRequest {
               <td class="ack" data-testid="incident-ack">
                 @if (row.incident.acknowledged) {
                   <span
-                    >by <strong>{{ row.incident.acknowledged_by ?? 'unknown' }}</strong></span
+                    >{{ by().before
+                    }}<strong>{{
+                      row.incident.acknowledged_by ?? ('incidents.table.unknownUser' | transloco)
+                    }}</strong
+                    >{{ by().after }}</span
                   >
                   @if (row.incident.note) {
-                    <span class="note">“{{ row.incident.note }}”</span>
+                    <span class="note">{{
+                      'incidents.table.note' | transloco: { note: row.incident.note }
+                    }}</span>
                   }
                 } @else if (row.open) {
-                  <span class="muted">no</span>
+                  <span class="muted">{{ 'incidents.table.notAcknowledged' | transloco }}</span>
                 } @else {
                   <span class="muted">—</span>
                 }
@@ -101,20 +113,26 @@ export interface AcknowledgeRequest {
                       class="button button-small"
                       [attr.data-incident-action]="row.incident.id"
                       [attr.aria-expanded]="noteFor() === row.incident.id"
+                      [attr.aria-label]="
+                        'incidents.table.acknowledgeIncident' | transloco: { id: row.incident.id }
+                      "
                       [disabled]="busy()"
                       (click)="toggleNote(row.incident)"
                     >
-                      Acknowledge<span class="visually-hidden"> incident {{ row.incident.id }}</span>
+                      {{ 'incidents.table.acknowledge' | transloco }}
                     </button>
                   } @else if (row.open && row.incident.acknowledged) {
                     <button
                       type="button"
                       class="button button-small"
                       [attr.data-incident-action]="row.incident.id"
+                      [attr.aria-label]="
+                        'incidents.table.unacknowledgeIncident' | transloco: { id: row.incident.id }
+                      "
                       [disabled]="busy()"
                       (click)="unacknowledgeRow(row.incident)"
                     >
-                      Un-acknowledge<span class="visually-hidden"> incident {{ row.incident.id }}</span>
+                      {{ 'incidents.table.unacknowledge' | transloco }}
                     </button>
                   }
                 </td>
@@ -129,7 +147,8 @@ export interface AcknowledgeRequest {
                     (submit)="confirm($event, row.incident)"
                   >
                     <label class="note-label" [for]="'ack-note-' + row.incident.id">
-                      Note for incident {{ row.incident.id }} <span class="muted">(optional)</span>
+                      {{ 'incidents.table.noteLabel' | transloco: { id: row.incident.id } }}
+                      <span class="muted">{{ 'incidents.table.optional' | transloco }}</span>
                     </label>
                     <input
                       class="input"
@@ -142,10 +161,10 @@ export interface AcknowledgeRequest {
                     />
                     <span class="buttons">
                       <button type="submit" class="button button-small button-primary" [disabled]="busy()">
-                        Acknowledge
+                        {{ 'incidents.table.acknowledge' | transloco }}
                       </button>
                       <button type="button" class="button button-small" (click)="cancel(row.incident)">
-                        Cancel
+                        {{ 'common.actions.cancel' | transloco }}
                       </button>
                     </span>
                   </form>
@@ -242,7 +261,8 @@ export class IncidentTableComponent {
   private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
 
   readonly incidents = input.required<readonly Incident[]>();
-  readonly caption = input('Incidents');
+  /** The table's accessible name; "Incidents" when not given. */
+  readonly caption = input<string>();
   /** Unique on the page. */
   readonly captionId = input('incident-table-caption');
   readonly showSensor = input(true);
@@ -258,6 +278,9 @@ export class IncidentTableComponent {
   protected readonly note = signal('');
   /** Whose action button gets the focus once the changed incident comes back. */
   private focusAfterChange: number | undefined;
+
+  /** "by {user}" around the user's name, which is shown in bold. */
+  protected readonly by = computed(() => around('incidents.table.acknowledgedBy', 'user'));
 
   protected readonly columns = computed(
     () => 5 + (this.showSensor() ? 1 : 0) + (this.canAcknowledge() ? 1 : 0),

@@ -10,8 +10,10 @@ import {
   untracked,
 } from '@angular/core';
 import { ActivatedRoute, Router, RouterLink } from '@angular/router';
+import { TranslocoPipe } from '@jsverse/transloco';
 import { HISTORY_RANGES, type HistoryRange } from '@monitor/contracts';
 
+import { t } from '../../core/i18n/i18n';
 import { hasRole } from '../../core/session/roles';
 import { SessionStore } from '../../core/session/session.store';
 import { inputValue } from '../../shared/forms/form-helpers';
@@ -20,7 +22,7 @@ import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.com
 import { IncidentTableComponent } from './incident-table.component';
 import { INCIDENT_STATES, type IncidentQuery, type IncidentState } from './incidents.api';
 import { IncidentsStore } from './incidents.store';
-import { RANGE_LABELS, parseRange } from './ranges';
+import { parseRange, rangeLabel } from './ranges';
 
 const DEFAULT_LIMIT = 50;
 const LIMITS = [20, 50, 100, 200, 500, 1000] as const;
@@ -35,12 +37,6 @@ interface Filters {
   readonly limit: number;
 }
 
-const STATE_LABELS: Readonly<Record<IncidentState, string>> = {
-  all: 'All',
-  open: 'Open',
-  resolved: 'Resolved',
-};
-
 /**
  * `/incidents`: every outage, newest first, filtered by state, time range, sensor and text. The
  * filters live in the query string (`?state=open&range=7d&sensor=3&q=timeout&limit=100`), so a
@@ -49,7 +45,13 @@ const STATE_LABELS: Readonly<Record<IncidentState, string>> = {
 @Component({
   selector: 'app-incidents-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [RouterLink, ErrorAlertComponent, LoadingIndicatorComponent, IncidentTableComponent],
+  imports: [
+    RouterLink,
+    TranslocoPipe,
+    ErrorAlertComponent,
+    LoadingIndicatorComponent,
+    IncidentTableComponent,
+  ],
   providers: [IncidentsStore],
   templateUrl: './incidents-page.component.html',
   styleUrl: './incidents-page.component.css',
@@ -67,10 +69,15 @@ export class IncidentsPageComponent {
   readonly q = input<string>();
   readonly limit = input<string>();
 
-  protected readonly states = INCIDENT_STATES;
-  protected readonly stateLabels = STATE_LABELS;
-  protected readonly ranges = HISTORY_RANGES.filter((range) => range !== 'all');
-  protected readonly rangeLabels = RANGE_LABELS;
+  protected readonly stateOptions = computed(() =>
+    INCIDENT_STATES.map((state) => ({ state, label: t(`incidents.state.${state}`) })),
+  );
+  protected readonly rangeOptions = computed(() =>
+    HISTORY_RANGES.filter((range) => range !== 'all').map((range) => ({
+      range,
+      label: rangeLabel(range, 'option'),
+    })),
+  );
 
   protected readonly canAcknowledge = computed(() => hasRole(this.session.role(), 'operator'));
 
@@ -101,8 +108,10 @@ export class IncidentsPageComponent {
     const list = this.store.incidents();
     if (!list) return '';
     const { limit } = this.filters();
-    const count = list.length === 1 ? '1 incident' : `${list.length} incidents`;
-    return list.length >= limit ? `${count} (the newest ${limit}; raise “Show” to see more)` : count;
+    const count = list.length;
+    return count >= limit
+      ? t('incidents.list.countLimited', { count, limit })
+      : t('incidents.list.count', { count });
   });
 
   protected readonly filtered = computed(() => {

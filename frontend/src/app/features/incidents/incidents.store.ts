@@ -3,6 +3,7 @@ import type { Incident, Sensor } from '@monitor/contracts';
 
 import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
+import { t } from '../../core/i18n/i18n';
 import { type IncidentQuery, IncidentsApi, replaceIncident } from './incidents.api';
 import type { AcknowledgeRequest } from './incident-table.component';
 
@@ -94,14 +95,14 @@ export class IncidentsStore {
   acknowledge(request: AcknowledgeRequest): Promise<void> {
     return this.change(
       () => this.incidentsApi.acknowledge(request.incident.id, request.note),
-      (incident) => `Incident ${incident.id} of ${incident.sensor_name} was acknowledged.`,
+      (incident) => t('incidents.status.acknowledged', { id: incident.id, sensor: incident.sensor_name }),
     );
   }
 
   unacknowledge(incident: Incident): Promise<void> {
     return this.change(
       () => this.incidentsApi.unacknowledge(incident.id),
-      (changed) => `Incident ${changed.id} of ${changed.sensor_name} is no longer acknowledged.`,
+      (changed) => t('incidents.status.unacknowledged', { id: changed.id, sensor: changed.sensor_name }),
     );
   }
 

@@ -1,16 +1,33 @@
 import { HISTORY_RANGES, type HistoryRange } from '@monitor/contracts';
 
-/** The history ranges as people read them: short for buttons, long for
- * sentences and accessible names, option for a select. */
-export const RANGE_LABELS: Readonly<Record<HistoryRange, { short: string; long: string; option: string }>> = {
-  '1h': { short: '1 h', long: 'the last hour', option: 'Last hour' },
-  '24h': { short: '24 h', long: 'the last 24 hours', option: 'Last 24 hours' },
-  '7d': { short: '7 d', long: 'the last 7 days', option: 'Last 7 days' },
-  '30d': { short: '30 d', long: 'the last 30 days', option: 'Last 30 days' },
-  '90d': { short: '90 d', long: 'the last 90 days', option: 'Last 90 days' },
-  '1y': { short: '1 y', long: 'the last year', option: 'Last year' },
-  all: { short: 'All', long: 'all time', option: 'Any time' },
+import { t } from '../../core/i18n/i18n';
+
+/** Catalogue key of each history range (keys cannot start with a digit). */
+const RANGE_KEYS: Readonly<Record<HistoryRange, string>> = {
+  '1h': 'hour',
+  '24h': 'day',
+  '7d': 'week',
+  '30d': 'month',
+  '90d': 'quarter',
+  '1y': 'year',
+  all: 'all',
 };
+
+/**
+ * A history range as people read it, in the active language: `short` for buttons, `long` for
+ * sentences and accessible names, `option` for a select.
+ */
+export function rangeLabel(range: HistoryRange, form: 'short' | 'long' | 'option'): string {
+  const key = RANGE_KEYS[range];
+  switch (form) {
+    case 'short':
+      return t(`incidents.range.short.${key}`);
+    case 'long':
+      return t(`incidents.range.long.${key}`);
+    case 'option':
+      return t(`incidents.range.option.${key}`);
+  }
+}
 
 /** `value` when it is one of the history ranges, else undefined. */
 export function parseRange(value: string | null | undefined): HistoryRange | undefined {

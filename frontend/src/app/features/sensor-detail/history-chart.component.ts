@@ -13,6 +13,10 @@ import {
 import type { SeriesResponse } from '@monitor/contracts';
 import uPlot from 'uplot';
 
+import { formatPercent } from '../../core/i18n/format';
+import { t } from '../../core/i18n/i18n';
+import { formatLatency } from './latency';
+
 export type ChartKind = 'latency' | 'uptime';
 
 /** Design tokens of the page, read once per drawing (a canvas cannot use CSS variables). */
@@ -56,7 +60,9 @@ export class HistoryChartComponent {
   private resizer: ResizeObserver | undefined;
   private frame: number | undefined;
 
-  protected readonly title = computed(() => (this.kind() === 'latency' ? 'Latency' : 'Uptime'));
+  protected readonly title = computed(() =>
+    t(this.kind() === 'latency' ? 'sensorDetail.chart.latency' : 'sensorDetail.chart.uptime'),
+  );
 
   /** Buckets that hold samples. */
   protected readonly filled = computed(() => this.series().points.filter((point) => point.count > 0).length);
@@ -64,19 +70,23 @@ export class HistoryChartComponent {
   protected readonly summary = computed(() => {
     const { points } = this.series();
     const filled = this.filled();
-    if (filled === 0) return 'No samples in this range.';
+    if (filled === 0) return t('sensorDetail.chart.noSamples');
     const gaps = points.length - filled;
+    const latency = this.kind() === 'latency';
     const values = points
-      .map((point) => (this.kind() === 'latency' ? point.avg_ms : point.uptime))
+      .map((point) => (latency ? point.avg_ms : point.uptime))
       .filter((value): value is number => value !== null);
-    const gapText = gaps > 0 ? `; ${gaps} without samples (gaps)` : '';
-    const buckets = `${filled === 1 ? '1 bucket' : `${filled} buckets`} with samples${gapText}`;
     // Latency is measured on successful probes only.
-    if (values.length === 0) return `${buckets}; no successful probe, so no latency.`;
-    const unit = this.kind() === 'latency' ? ' ms' : ' %';
-    const spread = `${round(Math.min(...values))}${unit} to ${round(Math.max(...values))}${unit}`;
-    const what = this.kind() === 'latency' ? 'average latency per bucket' : 'uptime per bucket';
-    return `${buckets}; ${what} from ${spread}.`;
+    if (values.length === 0) return t('sensorDetail.chart.summaryNoSuccess', { filled, gaps });
+    const format = latency ? formatLatency : (value: number) => formatPercent(value, 1);
+    const min = format(Math.min(...values));
+    const max = format(Math.max(...values));
+    return t(latency ? 'sensorDetail.chart.summaryLatency' : 'sensorDetail.chart.summaryUptime', {
+      filled,
+      gaps,
+      min,
+      max,
+    });
   });
 
   constructor() {
@@ -124,31 +134,32 @@ export class HistoryChartComponent {
           grid: { stroke: palette.grid, width: 1 },
           ticks: { stroke: palette.grid },
           size: 56,
-          values: (_u, splits) => splits.map((value) => `${round(value)}${kind === 'uptime' ? '%' : ' ms'}`),
+          values: (_u, splits) =>
+            splits.map((value) => (kind === 'uptime' ? formatPercent(value, 1) : formatLatency(value))),
         },
       ],
-      series: [{ label: 'Time' }],
+      series: [{ label: t('sensorDetail.chart.time') }],
     };
 
     let data: uPlot.AlignedData;
     if (kind === 'uptime') {
       options.series.push({
-        label: 'Uptime',
+        label: t('sensorDetail.chart.uptime'),
         stroke: palette.success,
         fill: withAlpha(palette.success, 0.15),
         width: 2,
         points: { show: showPoints, size: 5, fill: palette.success, filter: isolated },
-        value: (_u, value) => (value == null ? '—' : `${round(value)} %`),
+        value: (_u, value) => (value == null ? '—' : formatPercent(value, 1)),
       });
       data = [xs, series.points.map((point) => point.uptime)];
     } else {
-      const ms = (_u: uPlot, value: number | null) => (value == null ? '—' : `${round(value)} ms`);
+      const ms = (_u: uPlot, value: number | null) => (value == null ? '—' : formatLatency(value));
       const edge = withAlpha(palette.accent, 0.35);
       options.series.push(
-        { label: 'Max', stroke: edge, width: 1, points: { show: false }, value: ms },
-        { label: 'Min', stroke: edge, width: 1, points: { show: false }, value: ms },
+        { label: t('sensorDetail.chart.max'), stroke: edge, width: 1, points: { show: false }, value: ms },
+        { label: t('sensorDetail.chart.min'), stroke: edge, width: 1, points: { show: false }, value: ms },
         {
-          label: 'Average',
+          label: t('sensorDetail.chart.average'),
           stroke: palette.accent,
           width: 2,
           points: { show: showPoints, size: 4, fill: palette.accent, filter: isolated },
@@ -226,10 +237,6 @@ function timeTicks(splits: number[], increment: number): string[] {
     if (increment >= 86_400 || (date.getHours() === 0 && date.getMinutes() === 0)) return day;
     return `${pad(date.getHours())}:${pad(date.getMinutes())}`;
   });
-}
-
-function round(value: number): string {
-  return value >= 100 ? String(Math.round(value)) : String(Math.round(value * 10) / 10);
 }
 
 /** `#rrggbb` with an alpha channel; other colours are returned unchanged. */

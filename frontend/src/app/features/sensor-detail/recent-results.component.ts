@@ -1,25 +1,30 @@
 import { DatePipe } from '@angular/common';
 import { ChangeDetectionStrategy, Component, input } from '@angular/core';
+import { TranslocoPipe } from '@jsverse/transloco';
 import type { ProbeResult } from '@monitor/contracts';
+
+import { formatLatency } from './latency';
 
 /** The latest raw probe results of a sensor, newest first. */
 @Component({
   selector: 'app-recent-results',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [DatePipe],
+  imports: [DatePipe, TranslocoPipe],
   template: `
     <div class="table-scroll" role="region" tabindex="0" aria-labelledby="results-caption">
       <table data-testid="results-table">
         <caption id="results-caption" class="visually-hidden">
-          Recent probe results, newest first
+          {{
+            'sensorDetail.results.caption' | transloco
+          }}
         </caption>
         <thead>
           <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Result</th>
-            <th scope="col">Status code</th>
-            <th scope="col" class="number">Latency</th>
-            <th scope="col">Message</th>
+            <th scope="col">{{ 'sensorDetail.results.time' | transloco }}</th>
+            <th scope="col">{{ 'sensorDetail.results.result' | transloco }}</th>
+            <th scope="col">{{ 'sensorDetail.results.statusCode' | transloco }}</th>
+            <th scope="col" class="number">{{ 'sensorDetail.results.latency' | transloco }}</th>
+            <th scope="col">{{ 'sensorDetail.results.message' | transloco }}</th>
           </tr>
         </thead>
         <tbody>
@@ -30,7 +35,7 @@ import type { ProbeResult } from '@monitor/contracts';
               </td>
               <td class="outcome" [class.ok]="result.success" [class.fail]="!result.success">
                 <span aria-hidden="true">{{ result.success ? '✓' : '✕' }} </span>{{
-                  result.success ? 'OK' : 'Fail'
+                  (result.success ? 'sensorDetail.probe.ok' : 'sensorDetail.probe.fail') | transloco
                 }}
               </td>
               <td>{{ result.status_code ?? '—' }}</td>
@@ -93,6 +98,6 @@ export class RecentResultsComponent {
   readonly results = input.required<readonly ProbeResult[]>();
 
   protected latency(ms: number): string {
-    return `${ms >= 100 ? Math.round(ms) : Math.round(ms * 10) / 10} ms`;
+    return formatLatency(ms);
   }
 }

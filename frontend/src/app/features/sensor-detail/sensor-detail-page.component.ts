@@ -10,8 +10,11 @@ import {
 } from '@angular/core';
 import { Title } from '@angular/platform-browser';
 import { ActivatedRoute, Router, RouterLink } from '@angular/router';
+import { TranslocoPipe } from '@jsverse/transloco';
 import { HISTORY_RANGES, type HistoryRange, type HistoryTier, type UptimeResponse } from '@monitor/contracts';
 
+import { formatNumber, formatPercent, formatMs } from '../../core/i18n/format';
+import { t } from '../../core/i18n/i18n';
 import { hasRole } from '../../core/session/roles';
 import { SessionStore } from '../../core/session/session.store';
 import { PRODUCT_NAME } from '../../core/title/page-title.strategy';
@@ -20,19 +23,16 @@ import { inputValue } from '../../shared/forms/form-helpers';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
 import { IncidentTableComponent } from '../incidents/incident-table.component';
-import { RANGE_LABELS, parseRange } from '../incidents/ranges';
+import { parseRange, rangeLabel } from '../incidents/ranges';
 import { HistoryChartComponent } from './history-chart.component';
+import { formatLatency } from './latency';
 import { RecentResultsComponent } from './recent-results.component';
 import { SensorDetailStore } from './sensor-detail.store';
 import { statusDisplay } from './sensor-status';
 
 const DEFAULT_RANGE: HistoryRange = '24h';
 
-const TIER_LABELS: Readonly<Record<HistoryTier, string>> = {
-  raw: 'Raw results',
-  hourly: 'Hourly rollups',
-  daily: 'Daily rollups',
-};
+const TIERS: readonly HistoryTier[] = ['raw', 'hourly', 'daily'];
 
 /**
  * `/sensors/:id`: one sensor's state, its history over a chosen range (`?range=7d`, default 24h) as
@@ -45,6 +45,7 @@ const TIER_LABELS: Readonly<Record<HistoryTier, string>> = {
   imports: [
     DatePipe,
     RouterLink,
+    TranslocoPipe,
     ErrorAlertComponent,
     LoadingIndicatorComponent,
     IncidentTableComponent,
@@ -66,8 +67,13 @@ export class SensorDetailPageComponent {
   /** Query parameter. */
   readonly range = input<string>();
 
-  protected readonly ranges = HISTORY_RANGES;
-  protected readonly rangeLabels = RANGE_LABELS;
+  protected readonly rangeOptions = computed(() =>
+    HISTORY_RANGES.map((range) => ({
+      range,
+      short: rangeLabel(range, 'short'),
+      long: rangeLabel(range, 'long'),
+    })),
+  );
   protected readonly canOperate = computed(() => hasRole(this.session.role(), 'operator'));
   protected readonly isAdmin = this.session.isAdmin;
 
@@ -91,10 +97,14 @@ export class SensorDetailPageComponent {
   protected readonly probeText = computed(() => {
     const result = this.store.probe();
     if (!result) return '';
-    const parts = [result.success ? 'OK' : 'Fail'];
-    if (result.status_code !== null) parts.push(`status ${result.status_code}`);
-    if (result.latency_ms !== null) parts.push(`${Math.round(result.latency_ms)} ms`);
-    return `Last manual probe: ${parts.join(', ')}${result.message ? ` — ${result.message}` : ''}`;
+    const parts = [t(result.success ? 'sensorDetail.probe.ok' : 'sensorDetail.probe.fail')];
+    if (result.status_code !== null)
+      parts.push(t('sensorDetail.probe.statusCode', { code: result.status_code }));
+    if (result.latency_ms !== null) parts.push(formatMs(result.latency_ms));
+    const facts = parts.join(', ');
+    return result.message
+      ? t('sensorDetail.probe.lastWithMessage', { facts, message: result.message })
+      : t('sensorDetail.probe.last', { facts });
   });
 
   constructor() {
@@ -134,17 +144,17 @@ export class SensorDetailPageComponent {
 
 function describeUptime(response: UptimeResponse) {
   const { uptime, latency, incidents, downtime, tier } = response;
-  const ms = (value: number | null) =>
-    value === null ? '—' : `${value >= 100 ? Math.round(value) : Math.round(value * 10) / 10} ms`;
+  const ms = (value: number | null) => (value === null ? '—' : formatLatency(value));
   return {
-    uptime: uptime.percent === null ? 'no data' : `${Math.round(uptime.percent * 100) / 100} %`,
-    samples: uptime.count === 0 ? '' : `${uptime.up} of ${uptime.count} samples succeeded`,
+    uptime: uptime.percent === null ? t('sensorDetail.figures.noData') : formatPercent(uptime.percent, 2),
+    samples:
+      uptime.count === 0 ? '' : t('sensorDetail.figures.samples', { up: uptime.up, count: uptime.count }),
     average: ms(latency.avg_ms),
     minMax: latency.min_ms === null ? '—' : `${ms(latency.min_ms)} / ${ms(latency.max_ms)}`,
-    incidents: incidents.count,
+    incidents: formatNumber(incidents.count),
     downtime: formatDuration(downtime.seconds),
     downtimeIso: isoDuration(downtime.seconds),
-    tier: TIER_LABELS[tier] ?? tier,
+    tier: TIERS.includes(tier) ? t(`sensorDetail.tier.${tier}`) : tier,
     from: response.from,
     to: response.to,
   };

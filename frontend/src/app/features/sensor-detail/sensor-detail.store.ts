@@ -10,6 +10,7 @@ import type {
 
 import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
+import { t } from '../../core/i18n/i18n';
 import type { AcknowledgeRequest } from '../incidents/incident-table.component';
 import { IncidentsApi, replaceIncident } from '../incidents/incidents.api';
 import { Latest } from './latest';
@@ -97,7 +98,7 @@ export class SensorDetailStore {
       const result = await this.api.post<ProbeResult>(`/api/sensors/${id}/probe`);
       this.probeState.set(result);
       this.refresh();
-      return result.success ? 'The probe succeeded.' : 'The probe failed.';
+      return t(result.success ? 'sensorDetail.status.probeSucceeded' : 'sensorDetail.status.probeFailed');
     });
   }
 
@@ -105,7 +106,7 @@ export class SensorDetailStore {
     return this.act(async () => {
       const changed = await this.incidentsApi.acknowledge(request.incident.id, request.note);
       this.replace(changed);
-      return `Incident ${changed.id} was acknowledged.`;
+      return t('sensorDetail.status.acknowledged', { id: changed.id });
     });
   }
 
@@ -113,7 +114,7 @@ export class SensorDetailStore {
     return this.act(async () => {
       const changed = await this.incidentsApi.unacknowledge(incident.id);
       this.replace(changed);
-      return `Incident ${changed.id} is no longer acknowledged.`;
+      return t('sensorDetail.status.unacknowledged', { id: changed.id });
     });
   }
 

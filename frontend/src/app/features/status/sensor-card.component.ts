@@ -10,21 +10,19 @@ import {
   signal,
 } from '@angular/core';
 import { RouterLink } from '@angular/router';
+import { TranslocoPipe } from '@jsverse/transloco';
 import type { Incident, ProbeResult, Sensor } from '@monitor/contracts';
 
 import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
+import { t } from '../../core/i18n/i18n';
+import { formatLatency } from '../sensor-detail/latency';
 import { statusDisplay } from '../sensor-detail/sensor-status';
 import { SparklineComponent } from './sparkline.component';
 import { StatusSensorsStore, type SensorRow } from './status-sensors.store';
 
 /** Every card has this height (px), so the grid can work out which cards are visible. */
 export const CARD_HEIGHT = 248;
-
-/** A latency as people read it. */
-export function formatLatency(ms: number): string {
-  return `${ms >= 100 ? Math.round(ms) : Math.round(ms * 10) / 10} ms`;
-}
 
 type Feedback = { kind: 'ok' | 'bad'; text: string } | undefined;
 
@@ -36,7 +34,7 @@ type Feedback = { kind: 'ok' | 'bad'; text: string } | undefined;
 @Component({
   selector: 'li[appSensorCard]',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [DatePipe, RouterLink, SparklineComponent],
+  imports: [DatePipe, RouterLink, TranslocoPipe, SparklineComponent],
   host: {
     class: 'card',
     '[class.changed]': 'row().changed()',
@@ -45,127 +43,7 @@ type Feedback = { kind: 'ok' | 'bad'; text: string } | undefined;
     '[attr.data-sensor-name]': 'sensor().name',
     '[attr.draggable]': "canReorder() ? 'true' : null",
   },
-  template: `
-    @let s = sensor();
-    <div class="head">
-      <a class="name" [routerLink]="['/sensors', s.id]" [title]="s.name">{{ s.name }}</a>
-      <span class="status" [attr.data-status]="s.status" data-testid="sensor-row-status">
-        <span class="status-symbol" aria-hidden="true">{{ display().symbol }}</span>
-        {{ display().label }}
-      </span>
-    </div>
-    <p class="message" data-testid="sensor-row-message" [title]="s.message">{{ s.message || '—' }}</p>
-    <div class="measure">
-      <app-sparkline [points]="s.sparkline" />
-      <span class="facts">
-        @if (s.latency_ms !== null) {
-          <span data-testid="sensor-row-latency">{{ latency(s.latency_ms) }}</span>
-        }
-        @if (s.last_checked_at; as checked) {
-          <span>
-            checked
-            <time [attr.datetime]="checked" data-testid="sensor-row-checked">{{
-              checked | date: 'HH:mm:ss'
-            }}</time>
-          </span>
-        } @else {
-          <span>not checked yet</span>
-        }
-      </span>
-    </div>
-    <p class="meta" [title]="metaTitle()">
-      @if (s.group) {
-        <span data-testid="sensor-row-group"><span class="label">group</span> {{ s.group }}</span>
-      }
-      @if (s.site) {
-        <span data-testid="sensor-row-site"><span class="label">site</span> {{ s.site }}</span>
-      }
-      @for (tag of s.tags; track tag) {
-        <span class="tag" data-testid="sensor-row-tag"
-          ><span class="visually-hidden">Tag: </span>#{{ tag }}</span
-        >
-      }
-      @if (s.managed_by) {
-        <span class="badge" data-testid="sensor-row-managed">From configuration file</span>
-      }
-      @if (s.sample) {
-        <span class="badge" data-testid="sensor-row-sample">Sample</span>
-      }
-    </p>
-    <div class="feedback">
-      @if (error(); as message) {
-        <p class="error" role="alert" data-testid="sensor-row-error" [title]="message">{{ message }}</p>
-      } @else if (feedback(); as shown) {
-        <p
-          [class.bad]="shown.kind === 'bad'"
-          role="status"
-          data-testid="sensor-row-feedback"
-          [title]="shown.text"
-        >
-          {{ shown.text }}
-        </p>
-      }
-    </div>
-    @if (canOperate() || canReorder()) {
-      <div class="actions">
-        @if (canOperate()) {
-          <button type="button" class="button button-small" [disabled]="busy()" (click)="runNow()">
-            Run now<span class="visually-hidden"> for {{ s.name }}</span>
-          </button>
-          @if (!s.managed_by) {
-            <button type="button" class="button button-small" [disabled]="busy()" (click)="toggle()">
-              {{ s.enabled ? 'Pause' : 'Resume' }}<span class="visually-hidden"> {{ s.name }}</span>
-            </button>
-          }
-          @if (s.incident_id !== null) {
-            <button
-              type="button"
-              class="button button-small"
-              [disabled]="busy()"
-              [attr.aria-expanded]="acking()"
-              (click)="openAck()"
-            >
-              Acknowledge<span class="visually-hidden"> {{ s.name }}</span>
-            </button>
-          }
-        }
-        @if (canReorder()) {
-          <span class="move">
-            <button
-              type="button"
-              class="button button-small"
-              data-testid="move-up"
-              [disabled]="isFirst() || moving()"
-              (click)="move.emit(-1)"
-            >
-              <span aria-hidden="true">↑</span><span class="visually-hidden">Move {{ s.name }} up</span>
-            </button>
-            <button
-              type="button"
-              class="button button-small"
-              data-testid="move-down"
-              [disabled]="isLast() || moving()"
-              (click)="move.emit(1)"
-            >
-              <span aria-hidden="true">↓</span><span class="visually-hidden">Move {{ s.name }} down</span>
-            </button>
-          </span>
-        }
-      </div>
-    }
-    @if (acking()) {
-      <form class="ack" (submit)="$event.preventDefault(); acknowledge(note.value)">
-        <label [for]="'ack-note-' + s.id">Note for acknowledging {{ s.name }} (optional)</label>
-        <input #note class="input" [id]="'ack-note-' + s.id" maxlength="500" autocomplete="off" />
-        <div class="actions">
-          <button type="submit" class="button button-small button-primary" [disabled]="busy()">
-            Acknowledge
-          </button>
-          <button type="button" class="button button-small" (click)="closeAck()">Cancel</button>
-        </div>
-      </form>
-    }
-  `,
+  templateUrl: './sensor-card.component.html',
   styles: `
     :host {
       position: relative;
@@ -323,7 +201,11 @@ export class SensorCardComponent {
   protected readonly display = computed(() => statusDisplay(this.sensor().status));
   protected readonly metaTitle = computed(() => {
     const s = this.sensor();
-    return [s.group && `Group ${s.group}`, s.site && `Site ${s.site}`, ...s.tags.map((t) => `#${t}`)]
+    return [
+      s.group && t('status.card.groupTitle', { group: s.group }),
+      s.site && t('status.card.siteTitle', { site: s.site }),
+      ...s.tags.map((tag) => `#${tag}`),
+    ]
       .filter(Boolean)
       .join(', ');
   });
@@ -351,10 +233,17 @@ export class SensorCardComponent {
       this.api.post<ProbeResult>(`/api/sensors/${this.sensor().id}/probe`),
     );
     if (!result) return;
-    const latency = result.latency_ms === null ? '' : `, ${formatLatency(result.latency_ms)}`;
+    const outcome = result.success ? 'ok' : 'failed';
     this.feedback.set({
       kind: result.success ? 'ok' : 'bad',
-      text: `Run now: ${result.success ? 'succeeded' : 'failed'}: ${result.message}${latency}`,
+      text:
+        result.latency_ms === null
+          ? t('status.card.runResult', { outcome, message: result.message })
+          : t('status.card.runResultLatency', {
+              outcome,
+              message: result.message,
+              latency: formatLatency(result.latency_ms),
+            }),
     });
   }
 
@@ -365,7 +254,7 @@ export class SensorCardComponent {
     );
     if (!sensor) return;
     this.store.applySensor(sensor);
-    this.feedback.set({ kind: 'ok', text: enabled ? 'Resumed.' : 'Paused.' });
+    this.feedback.set({ kind: 'ok', text: t(enabled ? 'status.card.resumed' : 'status.card.paused') });
   }
 
   protected async acknowledge(note: string): Promise<void> {
@@ -377,7 +266,9 @@ export class SensorCardComponent {
     this.acking.set(false);
     this.feedback.set({
       kind: 'ok',
-      text: `Acknowledged${incident.acknowledged_by ? ` by ${incident.acknowledged_by}` : ''}.`,
+      text: incident.acknowledged_by
+        ? t('status.card.acknowledgedBy', { user: incident.acknowledged_by })
+        : t('status.card.acknowledged'),
     });
   }
 

@@ -13,12 +13,15 @@ import {
 } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { ActivatedRoute, Router, type Params } from '@angular/router';
+import { TranslocoPipe } from '@jsverse/transloco';
 import type { SensorStatus } from '@monitor/contracts';
 
 import { ApiCallError } from '../../core/api/api-call-error';
+import { t } from '../../core/i18n/i18n';
 import { hasRole } from '../../core/session/roles';
 import { SessionStore } from '../../core/session/session.store';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
+import { around } from '../incidents/emphasis';
 import { statusDisplay } from '../sensor-detail/sensor-status';
 import { CARD_HEIGHT, SensorCardComponent } from './sensor-card.component';
 import { StatusSensorsStore, type SensorRow } from './status-sensors.store';
@@ -50,117 +53,8 @@ const distinct = (values: Iterable<string>): string[] =>
 @Component({
   selector: 'app-sensor-grid',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [ErrorAlertComponent, SensorCardComponent],
-  template: `
-    <form class="filters" role="search" aria-label="Filter the sensors" (submit)="$event.preventDefault()">
-      <div class="field">
-        <label for="grid-q">Search</label>
-        <input
-          id="grid-q"
-          class="input"
-          type="search"
-          placeholder="Name, target, group or tag"
-          data-testid="grid-filter-q"
-          [value]="filters().q"
-          (input)="setFilter('q', $any($event.target).value)"
-        />
-      </div>
-      <div class="field">
-        <label for="grid-status">Status</label>
-        <select
-          id="grid-status"
-          class="select"
-          data-testid="grid-filter-status"
-          (change)="setFilter('status', $any($event.target).value)"
-        >
-          <option value="" [selected]="filters().status === ''">All ({{ counts().all }})</option>
-          @for (status of statuses; track status) {
-            <option [value]="status" [selected]="filters().status === status">
-              {{ display(status).label }} ({{ counts()[status] }})
-            </option>
-          }
-        </select>
-      </div>
-      @for (filter of listFilters(); track filter.key) {
-        <div class="field">
-          <label [for]="'grid-' + filter.key">{{ filter.label }}</label>
-          <select
-            class="select"
-            [id]="'grid-' + filter.key"
-            [attr.data-testid]="'grid-filter-' + filter.key"
-            (change)="setFilter(filter.key, $any($event.target).value)"
-          >
-            <option value="" [selected]="filters()[filter.key] === ''">{{ filter.all }}</option>
-            @for (option of filter.options; track option) {
-              <option [value]="option" [selected]="filters()[filter.key] === option">{{ option }}</option>
-            }
-          </select>
-        </div>
-      }
-    </form>
-
-    <ul class="counts" aria-label="Sensors per status" data-testid="grid-counts">
-      @for (status of statuses; track status) {
-        <li [attr.data-testid]="'grid-count-' + status" [attr.data-status]="status">
-          <span class="status-symbol" aria-hidden="true">{{ display(status).symbol }}</span>
-          {{ display(status).label }} <strong>{{ counts()[status] }}</strong>
-        </li>
-      }
-      <li data-testid="grid-count-shown">
-        Showing <strong>{{ shown().length }}</strong> of {{ counts().all }}
-      </li>
-    </ul>
-
-    <p class="visually-hidden" role="status" data-testid="grid-announcement">{{ said() }}</p>
-    @if (orderError(); as message) {
-      <app-error-alert heading="The order could not be saved" [message]="message" [retryable]="false" />
-    }
-
-    @if (shown().length === 0) {
-      <p class="empty" data-testid="grid-empty">No sensor matches these filters.</p>
-    }
-    <div
-      #viewport
-      class="viewport"
-      tabindex="0"
-      role="region"
-      aria-label="Sensor cards"
-      data-testid="sensor-grid"
-      [style.block-size.px]="totalHeight()"
-      (scroll)="onScroll()"
-    >
-      <div class="spacer" [style.block-size.px]="totalHeight()">
-        <ul
-          class="grid"
-          data-testid="sensor-list"
-          [style.transform]="'translateY(' + windowed().offset + 'px)'"
-          [style.grid-template-columns]="'repeat(' + columns() + ', minmax(0, 1fr))'"
-        >
-          @for (row of windowed().rows; track row.id) {
-            <li
-              appSensorCard
-              [row]="row"
-              [canOperate]="canOperate()"
-              [canReorder]="canReorder()"
-              [isFirst]="row === shown()[0]"
-              [isLast]="row === shown()[shown().length - 1]"
-              [moving]="moving()"
-              [class.drop-target]="dropTarget() === row.id"
-              (move)="move(row, $event)"
-              (dragstart)="dragStart($event, row)"
-              (dragend)="dragEnd()"
-              (dragover)="dragOver($event, row)"
-              (dragleave)="dropTarget.set(undefined)"
-              (drop)="drop($event, row)"
-            ></li>
-          }
-        </ul>
-      </div>
-    </div>
-    @if (canReorder()) {
-      <p class="hint">Drag a card, or use its ↑ and ↓ buttons, to change the dashboard order.</p>
-    }
-  `,
+  imports: [TranslocoPipe, ErrorAlertComponent, SensorCardComponent],
+  templateUrl: './sensor-grid.component.html',
   styles: `
     :host {
       display: block;
@@ -266,20 +160,20 @@ export class SensorGridComponent {
     return [
       {
         key: 'group' as const,
-        label: 'Group',
-        all: 'All groups',
+        label: t('status.grid.group'),
+        all: t('status.grid.allGroups'),
         options: distinct(sensors.map((s) => s.group)),
       },
       {
         key: 'tag' as const,
-        label: 'Tag',
-        all: 'All tags',
+        label: t('status.grid.tag'),
+        all: t('status.grid.allTags'),
         options: distinct(sensors.flatMap((s) => s.tags)),
       },
       {
         key: 'site' as const,
-        label: 'Site',
-        all: 'All sites',
+        label: t('status.grid.site'),
+        all: t('status.grid.allSites'),
         options: distinct(sensors.map((s) => s.site)),
       },
     ];
@@ -330,6 +224,11 @@ export class SensorGridComponent {
       return status ? matching.filter((row) => row.sensor().status === status) : matching;
     },
     { equal: sameRows },
+  );
+
+  /** "Showing {shown} of {all}" around the number shown, which is bold. */
+  protected readonly showing = computed(() =>
+    around('status.grid.showing', 'shown', { all: this.counts().all }),
   );
 
   protected readonly columns = computed(() =>
@@ -441,9 +340,12 @@ export class SensorGridComponent {
     this.moving.set(true);
     try {
       await this.store.reorder(ids);
-      const position = this.shown().findIndex((r) => r.id === id);
+      const position = this.shown().findIndex((r) => r.id === id) + 1;
+      const count = this.shown().length;
       this.said.set(
-        `${row?.sensor().name ?? 'The sensor'} moved to position ${position + 1} of ${this.shown().length}.`,
+        row
+          ? t('status.grid.moved', { name: row.sensor().name, position, count })
+          : t('status.grid.movedUnnamed', { position, count }),
       );
     } catch (failure) {
       this.orderError.set(ApiCallError.from(failure).message);

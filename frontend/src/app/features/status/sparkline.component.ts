@@ -1,6 +1,8 @@
 import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
 import type { SparkPoint } from '@monitor/contracts';
 
+import { t } from '../../core/i18n/i18n';
+
 const WIDTH = 96;
 const HEIGHT = 28;
 const PAD = 3;
@@ -59,8 +61,8 @@ export class SparklineComponent {
     const failed = points.filter((point) => !point.success).length;
     const label =
       points.length === 0
-        ? 'No results yet'
-        : `Latency of the last ${points.length} results; ${failed} failed`;
+        ? t('status.sparkline.empty')
+        : t('status.sparkline.label', { count: points.length, failed });
     const latencies = points.map((point) => point.latency_ms).filter((ms): ms is number => ms !== null);
     const max = Math.max(1, ...latencies);
     const step = points.length > 1 ? (WIDTH - 2 * PAD) / (points.length - 1) : 0;

@@ -1,24 +1,18 @@
 import { DatePipe } from '@angular/common';
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
+import { TranslocoPipe } from '@jsverse/transloco';
 import type { HealthStatus } from '@monitor/contracts';
 
 import { ApiClient } from '../../core/api/api-client.service';
 import { loadable } from '../../core/api/loadable';
 import { CLOCK } from '../../core/browser/clock';
+import { t } from '../../core/i18n/i18n';
 import { formatDuration, isoDuration } from '../../shared/format/duration';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
 import type { LiveConnectionState } from '../../core/live/live-events.service';
 import { SensorGridComponent } from './sensor-grid.component';
 import { StatusSensorsStore } from './status-sensors.store';
-
-const LIVE_LABELS: Readonly<Record<LiveConnectionState | 'disabled', string>> = {
-  disabled: 'Live updates are off: the list is refreshed every minute',
-  off: 'Live updates are starting…',
-  connecting: 'Connecting to live updates…',
-  open: 'Live updates on',
-  retrying: 'Live updates interrupted: reconnecting…',
-};
 
 /**
  * `/`: the health of the monitor service itself, from `GET /healthz`, and the sensors with their
@@ -27,57 +21,57 @@ const LIVE_LABELS: Readonly<Record<LiveConnectionState | 'disabled', string>> = 
 @Component({
   selector: 'app-status-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [DatePipe, ErrorAlertComponent, LoadingIndicatorComponent, SensorGridComponent],
+  imports: [DatePipe, TranslocoPipe, ErrorAlertComponent, LoadingIndicatorComponent, SensorGridComponent],
   providers: [StatusSensorsStore],
   template: `
     <div class="page-heading">
-      <h1>Status</h1>
+      <h1>{{ 'status.page.heading' | transloco }}</h1>
       <button type="button" class="button" [disabled]="health.loading()" (click)="refresh()">
-        {{ health.loading() ? 'Checking…' : 'Check again' }}
+        {{ (health.loading() ? 'status.health.checking' : 'status.health.checkAgain') | transloco }}
       </button>
     </div>
 
     @if (health.error(); as error) {
       <app-error-alert
-        heading="The service health could not be read"
+        [heading]="'status.health.failed' | transloco"
         [message]="error.message"
         (retry)="refresh()"
       />
     } @else if (view(); as shown) {
       <section class="panel" aria-labelledby="health-heading" data-testid="status-panel">
-        <h2 id="health-heading" class="visually-hidden">Service health</h2>
+        <h2 id="health-heading" class="visually-hidden">{{ 'status.health.heading' | transloco }}</h2>
         <p class="health" [class.health-ok]="shown.ok" [class.health-bad]="!shown.ok">
           <span class="health-icon" aria-hidden="true">{{ shown.ok ? '✓' : '!' }}</span>
-          <span>{{ shown.summary }}</span>
+          <span>{{ (shown.ok ? 'status.health.ok' : 'status.health.bad') | transloco }}</span>
         </p>
         <dl class="facts">
           <div>
-            <dt>Status</dt>
+            <dt>{{ 'status.health.status' | transloco }}</dt>
             <dd data-testid="status-status">{{ shown.status }}</dd>
           </div>
           <div>
-            <dt>Version</dt>
+            <dt>{{ 'status.health.version' | transloco }}</dt>
             <dd data-testid="status-version">{{ shown.version }}</dd>
           </div>
           <div>
-            <dt>Uptime</dt>
+            <dt>{{ 'status.health.uptime' | transloco }}</dt>
             <dd data-testid="status-uptime">
               <time [attr.datetime]="shown.uptimeIso">{{ shown.uptime }}</time>
             </dd>
           </div>
         </dl>
         <p class="checked">
-          Checked at
+          {{ 'status.health.checkedAt' | transloco }}
           <time [attr.datetime]="shown.checkedAtIso">{{ shown.checkedAt | date: 'HH:mm:ss' }}</time>
         </p>
       </section>
     } @else {
-      <app-loading-indicator label="Checking the service…" />
+      <app-loading-indicator [label]="'status.health.loading' | transloco" />
     }
 
     <section class="panel sensors" aria-labelledby="sensors-heading">
       <div class="sensors-heading">
-        <h2 id="sensors-heading">Sensors</h2>
+        <h2 id="sensors-heading">{{ 'status.sensors.heading' | transloco }}</h2>
         <p class="live-state" data-testid="live-state" [attr.data-state]="liveState()">
           {{ liveLabel() }}
         </p>
@@ -88,7 +82,7 @@ const LIVE_LABELS: Readonly<Record<LiveConnectionState | 'disabled', string>> = 
       @if (sensors.error(); as error) {
         <app-error-alert
           [heading]="
-            sensors.rows() ? 'The sensors could not be refreshed' : 'The sensors could not be loaded'
+            (sensors.rows() ? 'status.sensors.refreshFailed' : 'status.sensors.loadFailed') | transloco
           "
           [message]="error.message"
           (retry)="sensors.refresh()"
@@ -96,12 +90,12 @@ const LIVE_LABELS: Readonly<Record<LiveConnectionState | 'disabled', string>> = 
       }
       @if (sensors.rows(); as rows) {
         @if (rows.length === 0) {
-          <p class="checked">No sensors yet.</p>
+          <p class="checked">{{ 'status.sensors.none' | transloco }}</p>
         } @else {
           <app-sensor-grid [rows]="rows" />
         }
       } @else if (!sensors.error()) {
-        <app-loading-indicator label="Loading the sensors…" />
+        <app-loading-indicator [label]="'status.sensors.loading' | transloco" />
       }
     </section>
   `,
@@ -163,10 +157,10 @@ export class StatusPageComponent {
   protected readonly health = loadable(() => this.check());
   protected readonly sensors = inject(StatusSensorsStore);
 
-  protected readonly liveState = computed(() =>
+  protected readonly liveState = computed((): LiveConnectionState | 'disabled' =>
     this.sensors.liveEnabled() ? this.sensors.liveState() : 'disabled',
   );
-  protected readonly liveLabel = computed(() => LIVE_LABELS[this.liveState()]);
+  protected readonly liveLabel = computed(() => t(`status.live.${this.liveState()}`));
 
   protected readonly view = computed(() => {
     const checked = this.health.value();
@@ -175,7 +169,6 @@ export class StatusPageComponent {
     const ok = health.status === 'ok';
     return {
       ok,
-      summary: ok ? 'The service is running' : 'The service reports a problem',
       status: health.status,
       version: health.version,
       uptime: formatDuration(health.uptime),

@@ -3,8 +3,8 @@ import type { LiveEventPayloads, Sensor, Summary } from '@monitor/contracts';
 
 import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
+import { t } from '../../core/i18n/i18n';
 import { LiveEvents } from '../../core/live/live-events.service';
-import { statusDisplay } from '../sensor-detail/sensor-status';
 
 /** How long a card stays marked after its status changed. */
 export const CHANGE_MARK_MS = 2_000;
@@ -175,7 +175,7 @@ export class StatusSensorsStore {
         : {}),
     }));
     if (before === status) return;
-    this.said.set(`${row.sensor().name} is now ${statusDisplay(status).label.toLowerCase()}.`);
+    this.said.set(t('status.sensors.nowStatus', { name: row.sensor().name, status }));
     clearTimeout(row.markTimer);
     row.changed.set(true);
     row.markTimer = setTimeout(() => row.changed.set(false), CHANGE_MARK_MS);

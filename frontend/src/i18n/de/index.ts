@@ -16,4 +16,21 @@ import status from './status.json';
 import tour from './tour.json';
 
 /** The German catalogue: one file per area of the dashboard, each under its own key. */
-export default { about, account, accounts, admin, app, auth, channels, common, editor, incidents, search, sensorDetail, settings, sites, status, tour };
+export default {
+  about,
+  account,
+  accounts,
+  admin,
+  app,
+  auth,
+  channels,
+  common,
+  editor,
+  incidents,
+  search,
+  sensorDetail,
+  settings,
+  sites,
+  status,
+  tour,
+};

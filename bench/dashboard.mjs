@@ -33,7 +33,7 @@ const ARGS = [
  * `result` events of the live stream, and keeps every long task.
  */
 const PAGE_PROBE = `
-  window.__bench = { gridReady: null, results: 0, longTasks: [] };
+  window.__bench = { gridReady: null, results: 0, longTasks: [], streamOpened: null };
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) window.__bench.longTasks.push({ at: entry.startTime, ms: entry.duration });
   }).observe({ type: 'longtask', buffered: true });
@@ -42,6 +42,7 @@ const PAGE_PROBE = `
     constructor(...args) {
       super(...args);
       this.addEventListener('result', () => window.__bench.results++);
+      this.addEventListener('open', () => (window.__bench.streamOpened ??= performance.now()));
     }
   };
   const check = () => {
@@ -134,7 +135,7 @@ export async function run({ sensors = 2000, interval = 10, loads = 5, streamSeco
         if (process.env.BENCH_VERBOSE) {
           console.log(
             await browser.page.evaluate(
-              `JSON.stringify(performance.getEntriesByType('resource').map((e) => [e.name.replace(location.origin, ''), Math.round(e.startTime), Math.round(e.responseEnd), e.encodedBodySize]))`,
+              `JSON.stringify([window.__bench.streamOpened, window.__bench.gridReady]) + JSON.stringify(performance.getEntriesByType('resource').map((e) => [e.name.replace(location.origin, ''), Math.round(e.startTime), Math.round(e.responseEnd), e.encodedBodySize]))`,
             ),
           );
         }

@@ -21,7 +21,7 @@ const isApiPath = (url: string): boolean =>
 /**
  * Serves the built dashboard at `/`: hashed assets cached for a year, and index.html (no-cache)
  * for every other GET outside /api so deep links work. The Brotli or gzip copy written at build time
- * (scripts/precompress.mjs) is sent when the browser accepts it.
+ * (scripts/finish-dashboard-build.mjs) is sent when the browser accepts it.
  */
 export async function registerDashboard(app: NestFastifyApplication, dir: string | null): Promise<void> {
   if (dir) {

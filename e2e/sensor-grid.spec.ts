@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 
 import type { Incident, Sensor } from '@monitor/contracts';
 import type { APIRequestContext, Cookie, Page } from 'playwright-core';
@@ -133,6 +134,10 @@ describe('The sensor grid on the status page (built server and dashboard, real C
     expect(await page.getByTestId('grid-count-paused').textContent()).toContain('10');
     expect(await page.getByTestId('grid-count-down').textContent()).toContain('1');
     expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.screenshot({
+      path: join(__dirname, '..', 'docs', 'screenshots', 'status.png'),
+      fullPage: true,
+    });
 
     await page.getByTestId('grid-filter-q').fill('broken');
     await waitFor(async () => (await cards().count()) === 1);

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+
 import type { MaintenanceWindow, SettingsResponse } from '@monitor/contracts';
 import type { BrowserContext, Page } from 'playwright-core';
 
@@ -8,7 +10,7 @@ import { setUpAdminSession } from './support/session';
 
 jest.setTimeout(150_000);
 
-const SHOTS = '/tmp/settings-e2e';
+const SHOTS = join(__dirname, '..', 'docs', 'screenshots');
 const VIEWER = { username: 'onlooker', password: 'viewer password 1' } as const;
 const BYSTANDER = { username: 'bystander', password: 'bystander password 1' } as const;
 
@@ -194,7 +196,6 @@ describe('Settings page, boot watchdog and tour (built server and dashboard, rea
     expect(second).not.toBe(first);
     expect(await withKey(first)).toBe(401);
     expect(await withKey(second)).toBe(200);
-    await page.screenshot({ path: `${SHOTS}/settings-api-key.png`, fullPage: true });
     expect(problems).toEqual([]);
   });
 
@@ -216,7 +217,6 @@ describe('Settings page, boot watchdog and tour (built server and dashboard, rea
     const created = stored.find((window) => window.name === 'Router swap');
     expect(created?.starts_at).toMatch(/^2030-01-01T10:00:00(\.000)?Z$/);
     expect(created?.all_sensors).toBe(true);
-    await page.screenshot({ path: `${SHOTS}/settings-maintenance.png`, fullPage: true });
 
     await row.getByRole('button', { name: 'Delete maintenance window Router swap' }).click();
     await row.waitFor({ state: 'detached' });
@@ -352,7 +352,6 @@ describe('Settings page, boot watchdog and tour (built server and dashboard, rea
     await expect(page.getByTestId('api-key').count()).resolves.toBe(0);
     await expect(page.getByTestId('maintenance-form').count()).resolves.toBe(0);
     expect((await settings()).api_key).toBeUndefined();
-    await page.screenshot({ path: `${SHOTS}/settings-viewer.png`, fullPage: true });
     expect(problems).toEqual([]);
   });
 

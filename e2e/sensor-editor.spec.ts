@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { Sensor } from '@monitor/contracts';
+import { startDnsServer } from '@monitor/probes/testing/dns-server';
 import type { Page } from 'playwright-core';
 
 import { startServer } from '../apps/monitor/test/support/server-process';
@@ -128,6 +129,13 @@ describe('Sensor editor (built server and dashboard, real Chromium)', () => {
     return Number(new URL(page.url()).pathname.split('/').pop());
   }
 
+  async function probeOk(): Promise<void> {
+    await page.getByRole('button', { name: 'Validate and probe once' }).click();
+    const probe = page.getByTestId('probe-result');
+    await probe.waitFor();
+    expect(await probe.textContent()).toContain('Probe succeeded');
+  }
+
   async function validateOk(): Promise<void> {
     await page.getByRole('button', { name: 'Validate', exact: true }).click();
     await page.getByTestId('sensor-check').getByText('The server accepts this sensor.').waitFor();
@@ -187,6 +195,54 @@ describe('Sensor editor (built server and dashboard, real Chromium)', () => {
     await page.getByRole('button', { name: 'Delete Local port' }).click();
     await page.waitForURL(url('/'));
     await expect(api('GET', `/api/sensors/${id}`).then((r) => r.status)).resolves.toBe(404);
+  });
+
+  it('creates dns and docker sensors whose probe once succeeds against local fakes', async () => {
+    const dns = await startDnsServer({
+      records: [{ name: 'app.test', type: 'A', ttl: 60, data: '127.0.0.1' }],
+    });
+    closers.push(() => dns.close());
+    // A stand-in for the Docker engine on a unix socket: one running container.
+    const dir = await mkdtemp(join(tmpdir(), 'e2e-docker-'));
+    const socket = join(dir, 'docker.sock');
+    const engine = createHttpServer((request, response) => {
+      const running = /\/containers\/web-1\/json$/.test(request.url ?? '');
+      response.writeHead(running ? 200 : 404, { 'content-type': 'application/json' });
+      response.end(
+        running
+          ? JSON.stringify({ Name: '/web-1', RestartCount: 0, State: { Status: 'running', Running: true } })
+          : '{"message":"No such container"}',
+      );
+    });
+    await new Promise<void>((resolve) => engine.listen(socket, resolve));
+    closers.push(async () => {
+      await new Promise<void>((resolve) => engine.close(() => resolve()));
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    await openNew('dns');
+    await fillCommon('App record', 'app.test');
+    await page.getByLabel('DNS server').fill(dns.address);
+    await probeOk();
+    const dnsId = await saveAndLand('App record');
+    expect(dns.queries.some((query) => query.name === 'app.test' && query.type === 'A')).toBe(true);
+
+    await openNew('docker');
+    await fillCommon('Web container', 'web-1');
+    await page.getByLabel('Docker socket').fill(socket);
+    await probeOk();
+    const dockerId = await saveAndLand('Web container');
+
+    expect((await api<Sensor>('GET', `/api/sensors/${dnsId}`)).body).toMatchObject({
+      type: 'dns',
+      target: 'app.test',
+    });
+    expect((await api<Sensor>('GET', `/api/sensors/${dockerId}`)).body).toMatchObject({
+      type: 'docker',
+      target: 'web-1',
+      options: { socket },
+    });
+    expect(problems).toEqual([]);
   });
 
   it('keeps a stored SNMP community when the sensor is saved without retyping it', async () => {

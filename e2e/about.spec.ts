@@ -2,25 +2,15 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import type { VersionInfo } from '@monitor/contracts';
-import type { Page } from 'playwright-core';
 
 import { startServer } from '../apps/monitor/test/support/server-process';
 import { openBrowser, type BrowserSession } from './support/browser';
 import { setUpAdminSession } from './support/session';
+import { collectProblems } from './support/page';
 
 jest.setTimeout(60_000);
 
 const SCREENSHOT = join(__dirname, '..', 'docs', 'screenshots', 'about.png');
-
-/** Console errors and uncaught exceptions of a page; a CSP violation shows up here too. */
-function collectProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  return problems;
-}
 
 describe('About page (built server and dashboard, real Chromium)', () => {
   let server: Awaited<ReturnType<typeof startServer>>;

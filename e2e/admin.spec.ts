@@ -9,6 +9,7 @@ import { startServer } from '../apps/monitor/test/support/server-process';
 import { seriousAxeViolations } from './support/axe';
 import { openBrowser, type BrowserSession } from './support/browser';
 import { setUpAdminSession } from './support/session';
+import { collectProblems, waitFor } from './support/page';
 
 jest.setTimeout(150_000);
 
@@ -29,29 +30,12 @@ channels:
       url: 'http://127.0.0.1:9/hook'
 `;
 
-function collectProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  return problems;
-}
-
 /** The refusals a test provokes on purpose are logged by the browser too; nothing else may be. */
 function unexpected(problems: readonly string[], ...statuses: number[]): string[] {
   const expected = new RegExp(
     `Failed to load resource: the server responded with a status of (${statuses.join('|')})`,
   );
   return problems.filter((line) => statuses.length === 0 || !expected.test(line));
-}
-
-async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** Signs `account` in through the API and hands its cookie to the browser (instead of the current one). */

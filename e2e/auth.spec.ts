@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { startServer } from '../apps/monitor/test/support/server-process';
 import { seriousAxeViolations } from './support/axe';
 import { openBrowser, type BrowserSession } from './support/browser';
+import { collectProblems } from './support/page';
 
 jest.setTimeout(90_000);
 
@@ -15,16 +16,6 @@ const SCREENSHOTS = join(__dirname, '..', 'docs', 'screenshots');
 const ADMIN = { username: 'admin', password: 'first admin password' } as const;
 const VIEWER = { username: 'viewer1', password: 'viewer password 1' } as const;
 const RECOVERY_CODE = /^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/;
-
-/** Console errors and uncaught exceptions of a page. */
-function collectProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  return problems;
-}
 
 /** Chromium logs every HTTP error answer of a fetch; a test that provokes one expects exactly that line. */
 const httpErrorLine = (status: number) =>

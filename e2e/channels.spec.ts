@@ -4,11 +4,10 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
-import type { Page } from 'playwright-core';
-
 import { startServer } from '../apps/monitor/test/support/server-process';
 import { openBrowser, type BrowserSession } from './support/browser';
 import { setUpAdminSession } from './support/session';
+import { collectProblems, waitFor } from './support/page';
 
 jest.setTimeout(90_000);
 
@@ -19,15 +18,6 @@ interface Received {
   readonly url: string;
   readonly headers: IncomingHttpHeaders;
   readonly body: string;
-}
-
-function collectProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  return problems;
 }
 
 /** A local HTTP receiver that records every request and answers with `status`. */
@@ -178,11 +168,3 @@ describe('Channels page (built server and dashboard, real Chromium)', () => {
     expect(problems).toEqual([]);
   });
 });
-
-async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

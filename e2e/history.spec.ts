@@ -10,6 +10,7 @@ import { startServer } from '../apps/monitor/test/support/server-process';
 import { seriousAxeViolations } from './support/axe';
 import { openBrowser, type BrowserSession } from './support/browser';
 import { setUpAdminSession } from './support/session';
+import { collectProblems, waitFor as waitUntil } from './support/page';
 
 jest.setTimeout(120_000);
 
@@ -17,15 +18,6 @@ jest.setTimeout(120_000);
 const SCREENSHOTS = join(__dirname, '..', 'docs', 'screenshots');
 const VIEWER = { username: 'watcher', password: 'viewer password 1' } as const;
 const NOTE = 'looking into it';
-
-function collectProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  return problems;
-}
 
 /** A local HTTP service for the healthy sensor to probe. */
 async function startTarget(): Promise<{ url: string; close(): Promise<void> }> {
@@ -50,13 +42,9 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+/** History pages wait for rollups and charts: a longer default. */
+const waitFor = (check: () => boolean | Promise<boolean>, timeoutMs = 20_000) =>
+  waitUntil(check, timeoutMs, 200);
 
 describe('Sensor history, incidents and search (built server and dashboard, real Chromium)', () => {
   let server: Awaited<ReturnType<typeof startServer>>;

@@ -8,6 +8,7 @@ import { startServer } from '../apps/monitor/test/support/server-process';
 import { seriousAxeViolations } from './support/axe';
 import { openBrowser, type BrowserSession } from './support/browser';
 import { setUpAdminSession } from './support/session';
+import { collectProblems } from './support/page';
 
 jest.setTimeout(180_000);
 
@@ -30,15 +31,6 @@ function catalogue(language: string): Map<string, string> {
     }
   }
   return entries;
-}
-
-function collectProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  return problems;
 }
 
 describe('Dashboard in German (built server, real Chromium)', () => {

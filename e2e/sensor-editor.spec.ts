@@ -13,6 +13,7 @@ import { startServer } from '../apps/monitor/test/support/server-process';
 import { seriousAxeViolations } from './support/axe';
 import { openBrowser, type BrowserSession } from './support/browser';
 import { setUpAdminSession } from './support/session';
+import { collectProblems, waitFor } from './support/page';
 
 jest.setTimeout(120_000);
 
@@ -20,23 +21,6 @@ const OPERATOR = { username: 'oncall', password: 'operator password 1' } as cons
 const KEYWORD = 'all-systems-nominal';
 const SCREENSHOTS = join(__dirname, '..', 'docs', 'screenshots');
 const COMMUNITY = 'c0mmunity-s3cret';
-
-function collectProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  return problems;
-}
-
-async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('Sensor editor (built server and dashboard, real Chromium)', () => {
   let server: Awaited<ReturnType<typeof startServer>>;

@@ -7,21 +7,13 @@ import { startServer } from '../apps/monitor/test/support/server-process';
 import { seriousAxeViolations } from './support/axe';
 import { openBrowser, type BrowserSession } from './support/browser';
 import { setUpAdminSession } from './support/session';
+import { collectProblems } from './support/page';
 
 jest.setTimeout(150_000);
 
 const SHOTS = join(__dirname, '..', 'docs', 'screenshots');
 const VIEWER = { username: 'onlooker', password: 'viewer password 1' } as const;
 const BYSTANDER = { username: 'bystander', password: 'bystander password 1' } as const;
-
-function collectProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  return problems;
-}
 
 async function signInAs(
   serverUrl: string,

@@ -8,6 +8,7 @@ import { startServer } from '../apps/monitor/test/support/server-process';
 import { seriousAxeViolations } from './support/axe';
 import { openBrowser, type BrowserSession } from './support/browser';
 import { setUpAdminSession } from './support/session';
+import { collectProblems, waitFor } from './support/page';
 
 jest.setTimeout(120_000);
 
@@ -16,23 +17,6 @@ const VIEWER = { username: 'mapreader', password: 'viewer password 1' } as const
 /** A third-party tile server on a port where nothing listens: the browser tries it and fails, locally. */
 const DEAD_TILES = 'http://127.0.0.1:9/{z}/{x}/{y}.png';
 const DEAD_TILE_SRC = /^http:\/\/127\.0\.0\.1:9\/\d+\/-?\d+\/-?\d+\.png$/;
-
-function collectProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  return problems;
-}
-
-async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('Sites page and map (built server and dashboard, real Chromium)', () => {
   let server: Awaited<ReturnType<typeof startServer>>;

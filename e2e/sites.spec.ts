@@ -249,6 +249,20 @@ describe('Sites page and map (built server and dashboard, real Chromium)', () =>
 
     await mkdir(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: join(SCREENSHOTS, 'sites.png'), fullPage: true });
+
+    // The installation offers borders, but this account turned them off in its settings.
+    const mine = (borders: 'on' | 'off') =>
+      api.put(url('/api/settings'), { data: { ui: { borders } }, headers: { origin: server.url } });
+    expect((await mine('off')).status()).toBe(200);
+    try {
+      await openSites();
+      await coastlinesDrawn();
+      await new Promise((resolve) => setTimeout(resolve, 750));
+      expect(countriesRequested()).toBe(false);
+      expect(await page.locator('app-site-map path.map-border').count()).toBe(0);
+    } finally {
+      expect((await mine('on')).status()).toBe(200);
+    }
     expect(unexpectedProblems()).toEqual([]);
   });
 

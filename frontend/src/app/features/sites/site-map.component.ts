@@ -20,6 +20,7 @@ import * as L from 'leaflet';
 
 import { ApiCallError } from '../../core/api/api-call-error';
 import { activeLanguage, t } from '../../core/i18n/i18n';
+import { SessionStore } from '../../core/session/session.store';
 import { type CountryData, MapDataService } from './map-data';
 import type { PlacedSite } from './sites.store';
 
@@ -57,8 +58,9 @@ function leafletStylesheet(document: Document): Promise<void> {
 
 /**
  * The sites on a Leaflet map. Always drawn: the bundled Natural Earth coastlines. Country borders
- * and names only while the map settings say `borders: on` (their file is not even requested
- * otherwise); tiles only when a tile URL is set, so an installation without one fetches nothing
+ * and names only while the map settings say `borders: on` and the account's own `ui.borders` is
+ * not `off` (their file is not even requested otherwise); tiles only when a tile URL is set, so an
+ * installation without one fetches nothing
  * from elsewhere. Markers show each placed site's name and sensor count; they are not controls
  * (the list beside the map is where sites are read and changed).
  */
@@ -89,6 +91,7 @@ export class SiteMapComponent {
   readonly describedBy = input<string>();
 
   private readonly data = inject(MapDataService);
+  private readonly session = inject(SessionStore);
   private readonly document = inject(DOCUMENT);
   private readonly canvas = viewChild.required<ElementRef<HTMLElement>>('canvas');
 
@@ -129,7 +132,9 @@ export class SiteMapComponent {
     });
     effect(() => {
       const settings = this.settings();
-      if (this.ready()) untracked(() => this.applySettings(settings));
+      // Borders need the installation to offer them and the account not to have turned them off.
+      const accountBorders = this.session.info()?.ui.borders ?? 'on';
+      if (this.ready()) untracked(() => this.applySettings(settings, accountBorders === 'on'));
     });
   }
 
@@ -222,7 +227,7 @@ export class SiteMapComponent {
     map.fitBounds(bounds, { padding: [40, 40], maxZoom: 5 });
   }
 
-  private applySettings(settings: MapSettings): void {
+  private applySettings(settings: MapSettings, accountBorders: boolean): void {
     const map = this.map;
     if (!map) return;
     const { tile_url: url, attribution } = settings;
@@ -237,7 +242,7 @@ export class SiteMapComponent {
     }
     map.getContainer().classList.toggle('has-tiles', url !== '');
 
-    this.bordersWanted = settings.borders === 'on';
+    this.bordersWanted = settings.borders === 'on' && accountBorders;
     if (this.bordersWanted) void this.drawCountries();
     else this.countries.clearLayers();
   }

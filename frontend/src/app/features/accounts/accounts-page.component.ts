@@ -24,6 +24,7 @@ import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
 import { loadable } from '../../core/api/loadable';
 import { t } from '../../core/i18n/i18n';
+import { around } from '../../core/i18n/emphasis';
 import { roleLabel } from '../../core/session/roles';
 import { SessionStore } from '../../core/session/session.store';
 import { focusAfterRender, inputValue, passwordHint, passwordProblem } from '../../shared/forms/form-helpers';
@@ -42,9 +43,6 @@ interface Note {
   readonly key: string;
   readonly params?: Readonly<Record<string, unknown>>;
 }
-
-/** Stands for a placeholder while a translated sentence is cut around markup. */
-const MARK = '\u0001';
 
 interface CreateErrors {
   username?: string;
@@ -102,8 +100,7 @@ export class AccountsPageComponent {
 
   /** The delete question around the account's name, which is shown in bold. */
   protected readonly deleteQuestion = computed(() => {
-    const [before = '', after = ''] = t('accounts.delete.question', { name: MARK }).split(MARK);
-    return { before, after };
+    return around('accounts.delete.question', 'name');
   });
 
   protected isOpen(user: UserAccount, kind: OpenRowForm['kind']): boolean {

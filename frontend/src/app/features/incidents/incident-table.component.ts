@@ -19,7 +19,7 @@ import type { Incident } from '@monitor/contracts';
 import { CLOCK } from '../../core/browser/clock';
 import { focusAfterRender, inputValue } from '../../shared/forms/form-helpers';
 import { formatDuration, isoDuration } from '../../shared/format/duration';
-import { around } from './emphasis';
+import { around } from '../../core/i18n/emphasis';
 
 /** What the person asked for; the page makes the call and passes the changed incident back in. */
 export interface AcknowledgeRequest {

@@ -15,6 +15,7 @@ import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
 import { loadable } from '../../core/api/loadable';
 import { activeLanguage, t } from '../../core/i18n/i18n';
+import { around } from '../../core/i18n/emphasis';
 import { LANGUAGES, shippedLanguage, type LanguageTag } from '../../core/i18n/languages';
 import { hasRole } from '../../core/session/roles';
 import { SessionStore } from '../../core/session/session.store';
@@ -30,9 +31,6 @@ const THEMES: readonly { readonly value: Theme; readonly label: string }[] = [
 ];
 
 type UiChange = Partial<{ theme: Theme; borders: OnOff; live: OnOff; language: LanguageTag }>;
-
-/** Stands for a placeholder while a translated sentence is cut around markup. */
-const MARK = '\u0001';
 
 /** `2026-11-22T10:00` typed into a datetime-local field, read as UTC, as ISO 8601. */
 export function utcInputToIso(value: string): string | undefined {
@@ -173,8 +171,7 @@ export class SettingsPageComponent {
   });
   /** The lead sentence around the header name, which is shown as code. */
   protected readonly apiKeyLead = computed(() => {
-    const [before = '', after = ''] = t('settings.apiKey.lead', { header: MARK }).split(MARK);
-    return { before, after };
+    return around('settings.apiKey.lead', 'header');
   });
 
   protected readonly creating = signal(false);

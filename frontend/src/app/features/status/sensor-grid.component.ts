@@ -21,7 +21,7 @@ import { t } from '../../core/i18n/i18n';
 import { hasRole } from '../../core/session/roles';
 import { SessionStore } from '../../core/session/session.store';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
-import { around } from '../incidents/emphasis';
+import { around } from '../../core/i18n/emphasis';
 import { statusDisplay } from '../sensor-detail/sensor-status';
 import { CARD_HEIGHT, SensorCardComponent } from './sensor-card.component';
 import { StatusSensorsStore, type SensorRow } from './status-sensors.store';

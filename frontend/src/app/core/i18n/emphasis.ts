@@ -1,4 +1,4 @@
-import { t } from '../../core/i18n/i18n';
+import { t } from './i18n';
 
 /** A character no catalogue text contains. */
 const MARK = '\u2063';

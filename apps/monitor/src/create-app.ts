@@ -7,6 +7,7 @@ import { registerRestoreBody } from './backup/restore-body';
 import { Clock } from './core/clock/clock';
 import type { MonitorConfig } from './core/config/monitor-config';
 import { ApiExceptionFilter } from './core/http/api-exception.filter';
+import { registerCompression } from './core/http/compression';
 import { dashboardDirectory, registerDashboard } from './core/http/dashboard';
 import { registerOpenApi } from './core/http/openapi';
 import { registerRequestLog } from './core/http/request-log';
@@ -68,6 +69,7 @@ export async function createApp(
   app.useGlobalFilters(new ApiExceptionFilter());
   app.useGlobalPipes(createValidationPipe());
   await app.register(fastifyCookie);
+  await registerCompression(app);
   registerOpenApi(app);
   await registerDashboard(
     app,

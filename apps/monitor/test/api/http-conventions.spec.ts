@@ -28,6 +28,11 @@ class ConventionProbeController {
     throw new Error('disk on fire at /secret/path');
   }
 
+  @Get('large')
+  large(): { items: string[] } {
+    return { items: Array.from({ length: 500 }, (_, i) => `item number ${i}`) };
+  }
+
   @Get('slow')
   async slow(): Promise<{ ok: true }> {
     await new Promise((resolve) => setTimeout(resolve, 120));
@@ -235,6 +240,34 @@ describe('HTTP conventions', () => {
     const plain = await get('identity');
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body.toString()).toBe(MAIN_JS);
+  });
+
+  it('compresses a JSON answer of 1 KiB or more for a client that accepts it, not a small one', async () => {
+    const get = (path: string, encoding: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        const req = http.get(`${t.url}${path}`, { headers: { 'accept-encoding': encoding } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        });
+        req.on('error', reject);
+      });
+    const plain = await get('/api/test/large', 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const expected = JSON.parse(plain.body.toString()) as { items: string[] };
+    expect(expected.items).toHaveLength(500);
+
+    const br = await get('/api/test/large', 'gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.body.length).toBeLessThan(plain.body.length / 3);
+    expect(JSON.parse(zlib.brotliDecompressSync(br.body).toString())).toEqual(expected);
+    const gz = await get('/api/test/large', 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(zlib.gunzipSync(gz.body).toString())).toEqual(expected);
+
+    const small = await get('/healthz', 'gzip, deflate, br');
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(small.body.toString())).toMatchObject({ status: 'ok' });
   });
 
   it('answers unknown API paths with JSON, not the dashboard', async () => {

@@ -196,8 +196,8 @@ describe('GET /api/events', () => {
     await t.close();
   });
 
-  it('answers a viewer with an event stream and the usual security headers', async () => {
-    const client = await stream(viewer);
+  it('answers a viewer with an event stream and the usual security headers, never compressed', async () => {
+    const client = await stream({ ...viewer, 'accept-encoding': 'gzip, deflate, br' });
     expect(client.status).toBe(200);
     expect(client.headers['content-type']).toBe('text/event-stream');
     expect(client.headers['cache-control']).toBe('no-cache');
@@ -206,6 +206,7 @@ describe('GET /api/events', () => {
     expect(client.headers['x-frame-options']).toBe('DENY');
     expect(client.headers['content-security-policy']).toContain("default-src 'self'");
     expect(client.headers['content-length']).toBeUndefined();
+    expect(client.headers['content-encoding']).toBeUndefined();
     await waitUntil(() => hub.size === 1, 'the stream to be registered');
     expect(client.ended).toBe(false);
   });

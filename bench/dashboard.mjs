@@ -122,6 +122,8 @@ export async function run({ sensors = 2000, interval = 10, loads = 5, streamSeco
     await sleep(interval * 1000 + 2000);
 
     const readyMs = [];
+    /** Long tasks between navigation and the full grid, per load (reported, not a target). */
+    const loadTasks = [];
     let firstBytes;
     for (let i = 0; i < loads; i++) {
       const browser = await openPage(server.url, cookies, sensors);
@@ -132,10 +134,11 @@ export async function run({ sensors = 2000, interval = 10, loads = 5, streamSeco
           polling: 100,
         });
         readyMs.push(await browser.page.evaluate('window.__bench.gridReady'));
+        loadTasks.push(await browser.page.evaluate('window.__bench.longTasks.map((t) => t.ms)'));
         if (process.env.BENCH_VERBOSE) {
           console.log(
             await browser.page.evaluate(
-              `JSON.stringify([window.__bench.streamOpened, window.__bench.gridReady]) + JSON.stringify(performance.getEntriesByType('resource').map((e) => [e.name.replace(location.origin, ''), Math.round(e.startTime), Math.round(e.responseEnd), e.encodedBodySize]))`,
+              `JSON.stringify([window.__bench.streamOpened, window.__bench.gridReady, window.__bench.longTasks.map((t) => [Math.round(t.at), Math.round(t.ms)])]) + JSON.stringify(performance.getEntriesByType('resource').map((e) => [e.name.replace(location.origin, ''), Math.round(e.startTime), Math.round(e.responseEnd), e.encodedBodySize]))`,
             ),
           );
         }
@@ -173,6 +176,10 @@ export async function run({ sensors = 2000, interval = 10, loads = 5, streamSeco
         p50: round(percentile(readyMs, 50)),
         max: round(Math.max(...readyMs)),
       },
+      load_long_tasks: {
+        per_load: loadTasks.map((tasks) => tasks.length),
+        longest_ms: round(Math.max(0, ...loadTasks.flat())),
+      },
       first_page_js_kib: round(firstBytes.script / 1024),
       first_page_all_kib: round(firstBytes.all / 1024),
       stream: {
@@ -184,6 +191,9 @@ export async function run({ sensors = 2000, interval = 10, loads = 5, streamSeco
     };
     console.log(
       `dashboard: ${sensors} sensors, grid ready p50 ${figures.grid_ready_ms.p50} ms (max ${figures.grid_ready_ms.max} ms over ${loads} cold loads)`,
+    );
+    console.log(
+      `dashboard: long tasks while loading: ${figures.load_long_tasks.per_load.join(', ')} per load, longest ${figures.load_long_tasks.longest_ms} ms`,
     );
     console.log(
       `dashboard: first page transferred ${figures.first_page_js_kib} KiB of JavaScript, ${figures.first_page_all_kib} KiB in all`,

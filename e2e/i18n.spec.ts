@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { startServer } from '../apps/monitor/test/support/server-process';
 import { seriousAxeViolations } from './support/axe';
 import { openBrowser, type BrowserSession } from './support/browser';
-import { setUpAdminSession } from './support/session';
+import { ADMIN } from './support/session';
 import { collectProblems } from './support/page';
 
 jest.setTimeout(180_000);
@@ -78,7 +78,7 @@ describe('Dashboard in German (built server, real Chromium)', () => {
     return found;
   }
 
-  it('signs in in the browser’s language before anyone is known', async () => {
+  it('sets up in the browser’s language, which the first administrator then keeps', async () => {
     const { page } = browser;
     await page.goto(url('/setup'));
     await page.getByRole('heading', { level: 1 }).waitFor();
@@ -86,11 +86,19 @@ describe('Dashboard in German (built server, real Chromium)', () => {
     await expect(page.evaluate<string>('document.documentElement.lang')).resolves.toBe('de');
     await expect(page.title()).resolves.toBe('Monitor einrichten · Monitor');
     expect(await untranslated(page)).toEqual([]);
+
+    await page.getByLabel('Benutzername').fill(ADMIN.username);
+    await page.getByLabel('Passwort', { exact: true }).fill(ADMIN.password);
+    await page.getByLabel('Passwort wiederholen').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Konto anlegen und anmelden' }).click();
+    await page.waitForURL(url('/'));
+    await page.getByRole('navigation', { name: 'Hauptnavigation' }).waitFor();
+    const settings = await browser.context.request.get(url('/api/settings'));
+    expect(((await settings.json()) as { ui: { language: string } }).ui.language).toBe('de');
   });
 
   it('shows every main screen in German once the account chose it, with sample data on them', async () => {
     const { page, context } = browser;
-    await setUpAdminSession(server.url, context);
     const api = context.request;
     expect((await api.put(url('/api/settings'), { data: { ui: { language: 'de' } } })).status()).toBe(200);
     expect((await api.post(url('/api/examples'))).status()).toBeLessThan(300);

@@ -13,7 +13,8 @@ import type { OkResponse, SetupRequest } from '@monitor/contracts';
 
 import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
-import { t } from '../../core/i18n/i18n';
+import { activeLanguage, t } from '../../core/i18n/i18n';
+import { DEFAULT_LANGUAGE } from '../../core/i18n/languages';
 import { SessionStore } from '../../core/session/session.store';
 import { focusAfterRender, passwordHint, passwordProblem } from '../../shared/forms/form-helpers';
 import { TextFieldComponent } from '../../shared/forms/text-field.component';
@@ -152,6 +153,11 @@ export class SetupPageComponent {
     try {
       const body: SetupRequest = { username, password: this.password(), mode: this.mode() };
       await this.api.post<OkResponse>('/api/setup', body);
+      // The first administrator keeps the language the setup page was shown in.
+      const language = activeLanguage();
+      if (language !== DEFAULT_LANGUAGE) {
+        await this.api.put('/api/settings', { ui: { language } }).catch(() => undefined);
+      }
       await this.session.reload();
       await this.router.navigateByUrl('/');
     } catch (failure: unknown) {

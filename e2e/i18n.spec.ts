@@ -8,7 +8,7 @@ import { startServer } from '../apps/monitor/test/support/server-process';
 import { seriousAxeViolations } from './support/axe';
 import { openBrowser, type BrowserSession } from './support/browser';
 import { ADMIN } from './support/session';
-import { collectProblems } from './support/page';
+import { clippedCardButtons, collectProblems } from './support/page';
 
 jest.setTimeout(180_000);
 
@@ -136,6 +136,7 @@ describe('Dashboard in German (built server, real Chromium)', () => {
         await mkdir(join(SCREENSHOT, '..'), { recursive: true });
         await page.screenshot({ path: SCREENSHOT, fullPage: true });
         expect(await seriousAxeViolations(page)).toEqual([]);
+        expect(await clippedCardButtons(page)).toEqual([]);
       }
     }
     expect(missed).toEqual({});

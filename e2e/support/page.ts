@@ -22,3 +22,15 @@ export async function waitFor(
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
+
+/** Buttons of the status grid's cards that stick out of their card (cards have a fixed height). */
+export function clippedCardButtons(page: Page): Promise<string[]> {
+  return page.evaluate<
+    string[]
+  >(`[...document.querySelectorAll('[data-testid^="sensor-row-"]')].flatMap((card) => {
+    const box = card.getBoundingClientRect();
+    return [...card.querySelectorAll('button')]
+      .filter((button) => { const b = button.getBoundingClientRect(); return b.bottom > box.bottom + 0.5 || b.right > box.right + 0.5; })
+      .map((button) => card.getAttribute('data-testid') + ': ' + button.textContent.trim());
+  })`);
+}

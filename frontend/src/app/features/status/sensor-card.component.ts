@@ -22,7 +22,7 @@ import { SparklineComponent } from './sparkline.component';
 import { StatusSensorsStore, type SensorRow } from './status-sensors.store';
 
 /** Every card has this height (px), so the grid can work out which cards are visible. */
-export const CARD_HEIGHT = 248;
+export const CARD_HEIGHT = 272;
 
 type Feedback = { kind: 'ok' | 'bad'; text: string } | undefined;
 

@@ -24,6 +24,16 @@ interface ChannelDraft {
   body_template: string;
 }
 
+/** The stored columns of a checked draft (shared with the configuration file's channels). */
+export const channelColumns = (draft: ChannelDraft) => ({
+  name: draft.name,
+  type: draft.type,
+  config: draft.config,
+  enabled: draft.enabled,
+  titleTemplate: draft.title_template,
+  bodyTemplate: draft.body_template,
+});
+
 /** Alert channels: validation by each type's sender, secrets masked on every output. */
 @Injectable()
 export class ChannelsService {
@@ -50,7 +60,7 @@ export class ChannelsService {
     const draft = this.draft(null, input);
     const now = this.clock.now();
     const saved = await this.repo.save({
-      ...this.columns(draft),
+      ...channelColumns(draft),
       lastError: '',
       lastErrorAt: null,
       managedBy: null,
@@ -67,7 +77,7 @@ export class ChannelsService {
       throw new ConflictError(`channel "${stored.name}" is managed by the configuration file`);
     const draft = this.draft(stored, input);
     const saved = await this.repo.save(
-      Object.assign(stored, this.columns(draft), { updatedAt: this.clock.now() }),
+      Object.assign(stored, channelColumns(draft), { updatedAt: this.clock.now() }),
     );
     this.events.emit('channel', { id, action: 'updated' });
     return this.view(saved);
@@ -152,16 +162,5 @@ export class ChannelsService {
       }
     }
     return draft;
-  }
-
-  private columns(draft: ChannelDraft) {
-    return {
-      name: draft.name,
-      type: draft.type,
-      config: draft.config,
-      enabled: draft.enabled,
-      titleTemplate: draft.title_template,
-      bodyTemplate: draft.body_template,
-    };
   }
 }

@@ -3,7 +3,7 @@ import { InvalidInputError } from '@monitor/domain';
 import { ProbeCatalogue } from '@monitor/probes';
 import { DataSource, EntityManager, In, Not } from 'typeorm';
 import { ChannelEntity } from '../channels/channel.entity';
-import { ChannelsService } from '../channels/channels.service';
+import { ChannelsService, channelColumns } from '../channels/channels.service';
 import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
@@ -91,16 +91,7 @@ export class DeclaredConfigSync implements OnModuleInit {
     for (const channel of this.config.channels) {
       const { draft } = declared('channels', channel.name, () => this.channels.checkedDraft(channel));
       const row = await first(m, ChannelEntity, channel.name);
-      const columns = {
-        name: draft.name,
-        type: draft.type,
-        config: draft.config,
-        enabled: draft.enabled,
-        titleTemplate: draft.title_template,
-        bodyTemplate: draft.body_template,
-        managedBy: MANAGED_BY_FILE,
-        updatedAt: now,
-      };
+      const columns = { ...channelColumns(draft), managedBy: MANAGED_BY_FILE, updatedAt: now };
       const saved = await m
         .getRepository(ChannelEntity)
         .save(

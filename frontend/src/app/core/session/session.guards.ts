@@ -1,6 +1,6 @@
 import { inject } from '@angular/core';
-import { type CanActivateFn, Router, type UrlTree } from '@angular/router';
-import type { SessionInfo } from '@monitor/contracts';
+import { type ActivatedRouteSnapshot, type CanActivateFn, Router, type UrlTree } from '@angular/router';
+import type { Role, SessionInfo } from '@monitor/contracts';
 
 import { hasRole } from './roles';
 import { SessionStore } from './session.store';
@@ -52,14 +52,25 @@ export const setupGuard: CanActivateFn = async (_route, state): Promise<boolean 
   return router.parseUrl(info.authenticated ? '/' : '/sign-in');
 };
 
-/** Administrator pages: others go to the status page. Runs after {@link signedInGuard}. */
-export const adminGuard: CanActivateFn = async (): Promise<boolean | UrlTree> => {
-  const store = inject(SessionStore);
-  const router = inject(Router);
-  try {
-    await store.ensureLoaded();
-  } catch {
-    return false;
-  }
-  return hasRole(store.role(), 'admin') ? true : router.parseUrl('/');
-};
+/**
+ * Pages for `minimum` and above; anyone else goes to `elsewhere` (the status page unless given).
+ * Runs after {@link signedInGuard}.
+ */
+export function roleGuard(
+  minimum: Role,
+  elsewhere: (route: ActivatedRouteSnapshot) => unknown[] = () => ['/'],
+): CanActivateFn {
+  return async (route): Promise<boolean | UrlTree> => {
+    const store = inject(SessionStore);
+    const router = inject(Router);
+    try {
+      await store.ensureLoaded();
+    } catch {
+      return false;
+    }
+    return hasRole(store.role(), minimum) ? true : router.createUrlTree(elsewhere(route));
+  };
+}
+
+/** Administrator pages: others go to the status page. */
+export const adminGuard = roleGuard('admin');

@@ -1,8 +1,9 @@
 import { Routes } from '@angular/router';
 
-import { operatorGuard } from './admin.guard';
+import { roleGuard } from '../../core/session/session.guards';
 import { AdminPageComponent } from './admin-page.component';
 
+/** Operators and administrators; viewers go to the status page (the entry is not in their navigation either). */
 export const ADMIN_ROUTES: Routes = [
-  { path: '', title: 'app.title.admin', canActivate: [operatorGuard], component: AdminPageComponent },
+  { path: '', title: 'app.title.admin', canActivate: [roleGuard('operator')], component: AdminPageComponent },
 ];

@@ -1,22 +1,10 @@
-import { inject } from '@angular/core';
-import { type CanActivateFn, Router, type UrlTree } from '@angular/router';
-
-import { hasRole } from '../../core/session/roles';
-import { SessionStore } from '../../core/session/session.store';
+import { roleGuard } from '../../core/session/session.guards';
 
 /**
  * The sensor editor is for administrators: anyone else goes to the sensor's page (or, for
- * `/sensors/new`, the status page). Runs after the signed-in guard.
+ * `/sensors/new`, the status page).
  */
-export const sensorEditorGuard: CanActivateFn = async (route): Promise<boolean | UrlTree> => {
-  const store = inject(SessionStore);
-  const router = inject(Router);
-  try {
-    await store.ensureLoaded();
-  } catch {
-    return false;
-  }
-  if (hasRole(store.role(), 'admin')) return true;
+export const sensorEditorGuard = roleGuard('admin', (route) => {
   const id = route.paramMap.get('id');
-  return router.createUrlTree(id === null ? ['/'] : ['/sensors', id]);
-};
+  return id === null ? ['/'] : ['/sensors', id];
+});

@@ -1,3 +1,4 @@
+import { numberFormat } from '../../core/i18n/format';
 import { activeLanguage } from '../../core/i18n/i18n';
 
 const UNITS = [
@@ -27,7 +28,7 @@ export function formatDuration(totalSeconds: number): string {
 }
 
 function unitText(language: string, unit: (typeof UNITS)[number]['unit'], count: number): string {
-  return new Intl.NumberFormat(language, { style: 'unit', unit, unitDisplay: 'short' }).format(count);
+  return numberFormat(language, { style: 'unit', unit, unitDisplay: 'short' }).format(count);
 }
 
 /** The same duration as an ISO 8601 duration, for the `datetime` attribute of `<time>`. */

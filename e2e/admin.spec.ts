@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { ExampleCounts, Sensor } from '@monitor/contracts';
-import type { APIRequestContext, BrowserContext, Page } from 'playwright-core';
+import type { APIRequestContext, Page } from 'playwright-core';
 
 import { startServer } from '../apps/monitor/test/support/server-process';
 import { seriousAxeViolations } from './support/axe';
 import { openBrowser, type BrowserSession } from './support/browser';
-import { setUpAdminSession } from './support/session';
+import { setUpAdminSession, signInAs } from './support/session';
 import { collectProblems, waitFor } from './support/page';
 
 jest.setTimeout(150_000);
@@ -36,26 +36,6 @@ function unexpected(problems: readonly string[], ...statuses: number[]): string[
     `Failed to load resource: the server responded with a status of (${statuses.join('|')})`,
   );
   return problems.filter((line) => statuses.length === 0 || !expected.test(line));
-}
-
-/** Signs `account` in through the API and hands its cookie to the browser (instead of the current one). */
-async function signInAs(
-  serverUrl: string,
-  context: BrowserContext,
-  account: { username: string; password: string },
-): Promise<void> {
-  const login = await fetch(`${serverUrl}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(account),
-  });
-  expect(login.status).toBe(200);
-  const cookie = login.headers.getSetCookie().find((line) => line.startsWith('monitor_session='));
-  const value = cookie?.slice('monitor_session='.length).split(';', 1)[0] ?? '';
-  await context.clearCookies();
-  await context.addCookies([
-    { name: 'monitor_session', value, url: serverUrl, httpOnly: true, sameSite: 'Strict' },
-  ]);
 }
 
 describe('Administration page (built server and dashboard, real Chromium)', () => {

@@ -9,7 +9,7 @@ import type { APIRequestContext, Page } from 'playwright-core';
 import { startServer } from '../apps/monitor/test/support/server-process';
 import { seriousAxeViolations } from './support/axe';
 import { openBrowser, type BrowserSession } from './support/browser';
-import { setUpAdminSession } from './support/session';
+import { setUpAdminSession, signInAs } from './support/session';
 import { collectProblems, waitFor as waitUntil } from './support/page';
 
 jest.setTimeout(120_000);
@@ -312,18 +312,7 @@ describe('Sensor history, incidents and search (built server and dashboard, real
 
   it('shows a viewer no acknowledge and no Run now buttons', async () => {
     await postJson('/api/users', { ...VIEWER, role: 'viewer' });
-    const login = await fetch(url('/api/login'), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(VIEWER),
-    });
-    expect(login.status).toBe(200);
-    const cookie = login.headers.getSetCookie().find((line) => line.startsWith('monitor_session='));
-    const value = cookie?.slice('monitor_session='.length).split(';', 1)[0] ?? '';
-    await browser.context.clearCookies();
-    await browser.context.addCookies([
-      { name: 'monitor_session', value, url: server.url, httpOnly: true, sameSite: 'Strict' },
-    ]);
+    await signInAs(server.url, browser.context, VIEWER);
 
     await page.goto(url('/incidents'));
     await page.getByTestId('header-role').filter({ hasText: 'Viewer' }).waitFor();

@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { startServer } from '../apps/monitor/test/support/server-process';
 import { seriousAxeViolations } from './support/axe';
 import { openBrowser, type BrowserSession } from './support/browser';
-import { setUpAdminSession } from './support/session';
+import { setUpAdminSession, signInAs } from './support/session';
 import { collectProblems, waitFor } from './support/page';
 
 jest.setTimeout(120_000);
@@ -314,18 +314,7 @@ describe('Sensor editor (built server and dashboard, real Chromium)', () => {
   it('sends an operator away from the editor', async () => {
     const created = await api('POST', '/api/users', { ...OPERATOR, role: 'operator' });
     expect(created.status).toBe(201);
-    const login = await fetch(url('/api/login'), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(OPERATOR),
-    });
-    expect(login.status).toBe(200);
-    const cookie = login.headers.getSetCookie().find((line) => line.startsWith('monitor_session='));
-    const value = cookie?.slice('monitor_session='.length).split(';', 1)[0] ?? '';
-    await browser.context.clearCookies();
-    await browser.context.addCookies([
-      { name: 'monitor_session', value, url: server.url, httpOnly: true, sameSite: 'Strict' },
-    ]);
+    await signInAs(server.url, browser.context, OPERATOR);
 
     await page.goto(url('/sensors/new'));
     await page.waitForURL(url('/'));

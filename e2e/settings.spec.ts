@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 
 import type { MaintenanceWindow, SettingsResponse } from '@monitor/contracts';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
 import { startServer } from '../apps/monitor/test/support/server-process';
 import { seriousAxeViolations } from './support/axe';
 import { openBrowser, type BrowserSession } from './support/browser';
-import { setUpAdminSession } from './support/session';
+import { setUpAdminSession, signInAs } from './support/session';
 import { collectProblems } from './support/page';
 
 jest.setTimeout(150_000);
@@ -14,25 +14,6 @@ jest.setTimeout(150_000);
 const SHOTS = join(__dirname, '..', 'docs', 'screenshots');
 const VIEWER = { username: 'onlooker', password: 'viewer password 1' } as const;
 const BYSTANDER = { username: 'bystander', password: 'bystander password 1' } as const;
-
-async function signInAs(
-  serverUrl: string,
-  context: BrowserContext,
-  account: { username: string; password: string },
-): Promise<void> {
-  const login = await fetch(`${serverUrl}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(account),
-  });
-  expect(login.status).toBe(200);
-  const cookie = login.headers.getSetCookie().find((line) => line.startsWith('monitor_session='));
-  const value = cookie?.slice('monitor_session='.length).split(';', 1)[0] ?? '';
-  await context.clearCookies();
-  await context.addCookies([
-    { name: 'monitor_session', value, url: serverUrl, httpOnly: true, sameSite: 'Strict' },
-  ]);
-}
 
 async function eventually<T>(read: () => Promise<T>, expected: (value: T) => boolean): Promise<T> {
   const deadline = Date.now() + 10_000;

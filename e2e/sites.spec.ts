@@ -7,7 +7,7 @@ import type { APIRequestContext, Page, Request } from 'playwright-core';
 import { startServer } from '../apps/monitor/test/support/server-process';
 import { seriousAxeViolations } from './support/axe';
 import { openBrowser, type BrowserSession } from './support/browser';
-import { setUpAdminSession } from './support/session';
+import { setUpAdminSession, signInAs } from './support/session';
 import { collectProblems, waitFor } from './support/page';
 
 jest.setTimeout(120_000);
@@ -333,18 +333,7 @@ describe('Sites page and map (built server and dashboard, real Chromium)', () =>
       headers: { origin: server.url },
     });
     expect(created.status()).toBe(201);
-    const login = await fetch(url('/api/login'), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(VIEWER),
-    });
-    expect(login.status).toBe(200);
-    const cookie = login.headers.getSetCookie().find((line) => line.startsWith('monitor_session='));
-    const value = cookie?.slice('monitor_session='.length).split(';', 1)[0] ?? '';
-    await browser.context.clearCookies();
-    await browser.context.addCookies([
-      { name: 'monitor_session', value, url: server.url, httpOnly: true, sameSite: 'Strict' },
-    ]);
+    await signInAs(server.url, browser.context, VIEWER);
 
     await openSites();
     await page.getByTestId('header-role').filter({ hasText: 'Viewer' }).waitFor();

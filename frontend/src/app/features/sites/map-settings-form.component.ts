@@ -102,15 +102,6 @@ function tileOrigin(template: string): string | undefined {
     .wide {
       max-inline-size: 40rem;
     }
-    .form-error {
-      margin: 0;
-      padding: 0.5rem 0.75rem;
-      border: 1px solid var(--danger);
-      border-inline-start: 4px solid var(--danger);
-      border-radius: var(--radius);
-      color: var(--danger);
-      overflow-wrap: anywhere;
-    }
     .status-line {
       overflow-wrap: anywhere;
     }

@@ -133,15 +133,6 @@ const coordinateText = (value: number | null) => (value === null ? '' : String(v
     .pair label {
       font-weight: 500;
     }
-    .form-error {
-      margin: 0;
-      padding: 0.5rem 0.75rem;
-      border: 1px solid var(--danger);
-      border-inline-start: 4px solid var(--danger);
-      border-radius: var(--radius);
-      color: var(--danger);
-      overflow-wrap: anywhere;
-    }
   `,
 })
 export class SiteFormComponent {

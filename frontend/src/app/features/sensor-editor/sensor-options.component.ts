@@ -13,7 +13,7 @@ import { OPTION_SPECS, type OptionSpec, optionHelp, optionLabel } from './sensor
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [TranslocoPipe],
   template: `
-    <fieldset class="options" [disabled]="disabled()">
+    <fieldset class="form-group" [disabled]="disabled()">
       <legend>{{ 'editor.options.legend' | transloco: { type: label() } }}</legend>
       @for (spec of specs(); track spec.name) {
         @switch (spec.kind) {
@@ -139,19 +139,6 @@ import { OPTION_SPECS, type OptionSpec, optionHelp, optionLabel } from './sensor
     </fieldset>
   `,
   styles: `
-    .options {
-      display: grid;
-      gap: 0.9rem;
-      margin: 0;
-      padding: 0.75rem 0.9rem;
-      border: 1px solid var(--border);
-      border-radius: var(--radius);
-      min-inline-size: 0;
-    }
-    .options > legend {
-      padding-inline: 0.25rem;
-      font-weight: 600;
-    }
     .headers {
       border: 0;
       padding: 0;

@@ -328,6 +328,40 @@ describe('Settings page, boot watchdog and tour (built server and dashboard, rea
     expect(problems).toEqual([]);
   });
 
+  it('says the server does not answer when neither the bundle nor the API can be reached', async () => {
+    const cut = await browser.context.newPage();
+    try {
+      await cut.route(/\/main-[^/]*\.js$/, (route) => route.abort());
+      await cut.route(/\/api\//, (route) => route.abort());
+      await cut.goto(url('/'));
+      const finding = cut.getByTestId('boot-watchdog-finding');
+      await finding.waitFor({ state: 'visible', timeout: 20_000 });
+      await expect(finding.textContent()).resolves.toContain('the Monitor server does not answer');
+      await expect(cut.getByTestId('boot-watchdog').isVisible()).resolves.toBe(true);
+    } finally {
+      await cut.close();
+    }
+  });
+
+  it('explains an unreachable API in the started app, offers Try again, and recovers', async () => {
+    const cut = await browser.context.newPage();
+    try {
+      await cut.route(/\/api\//, (route) => route.abort());
+      await cut.goto(url('/settings'));
+      const alert = cut.getByRole('alert').filter({ hasText: 'Monitor could not find out who is signed in' });
+      await alert.waitFor({ state: 'visible' });
+      await expect(alert.textContent()).resolves.toContain('The server could not be reached.');
+      // The app started, so the boot watchdog is gone rather than shown on top.
+      await expect(cut.getByTestId('boot-watchdog').count()).resolves.toBe(0);
+      await cut.unroute(/\/api\//);
+      await alert.getByRole('button', { name: 'Try again' }).click();
+      await cut.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+      await expect(alert.count()).resolves.toBe(0);
+    } finally {
+      await cut.close();
+    }
+  });
+
   it('shows the boot watchdog when the main bundle is blocked', async () => {
     const blocked = await browser.context.newPage();
     try {
@@ -338,6 +372,10 @@ describe('Settings page, boot watchdog and tour (built server and dashboard, rea
       await panel.waitFor({ state: 'visible', timeout: 20_000 });
       await expect(panel.textContent()).resolves.toContain('server cannot be reached');
       await expect(blocked.getByRole('link', { name: 'Reload' }).count()).resolves.toBe(1);
+      // The server answers and the session is good: what failed is the dashboard's own script.
+      const finding = blocked.getByTestId('boot-watchdog-finding');
+      await finding.waitFor({ state: 'visible' });
+      await expect(finding.textContent()).resolves.toContain('the dashboard script itself did not start');
       await blocked.screenshot({ path: `${SHOTS}/watchdog.png` });
     } finally {
       await blocked.close();

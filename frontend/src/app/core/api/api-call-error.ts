@@ -10,7 +10,7 @@ export const API_DEADLINE_MS = 15_000;
  * The only error an API call fails with.
  * `status` is the HTTP status code, or 0 when no response arrived (network failure or time-out);
  * `message` is ready to show to a person: the server's own `error` text verbatim, else one of ours
- * in the active language.
+ * in the active language, worded when read: a call can fail before the catalogue has loaded.
  */
 export class ApiCallError extends Error {
   override readonly name = 'ApiCallError';
@@ -23,15 +23,16 @@ export class ApiCallError extends Error {
 
   constructor(
     readonly status: number,
-    message: string,
+    message: string | (() => string),
     options: { readonly retryAfterSeconds?: number } = {},
   ) {
-    super(message);
+    super(typeof message === 'string' ? message : undefined);
+    if (typeof message === 'function') Object.defineProperty(this, 'message', { get: message });
     if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   static timeout(): ApiCallError {
-    return new ApiCallError(0, t('common.error.timeout'));
+    return new ApiCallError(0, () => t('common.error.timeout'));
   }
 
   /** Turns whatever a call failed with into an `ApiCallError`. */
@@ -39,21 +40,25 @@ export class ApiCallError extends Error {
     if (failure instanceof ApiCallError) return failure;
     if (failure instanceof HttpErrorResponse) return fromHttpError(failure);
     if (isTimeout(failure)) return ApiCallError.timeout();
-    return new ApiCallError(0, t('common.error.network'));
+    return new ApiCallError(0, () => t('common.error.network'));
   }
 }
 
 function fromHttpError(response: HttpErrorResponse): ApiCallError {
   if (isTimeout(response.error)) return ApiCallError.timeout();
-  if (response.status === 0) return new ApiCallError(0, t('common.error.network'));
+  if (response.status === 0) return new ApiCallError(0, () => t('common.error.network'));
 
   const options = { retryAfterSeconds: retryAfter(response.headers?.get('Retry-After') ?? null) };
   const serverText = errorText(response.error);
   if (serverText !== undefined) return new ApiCallError(response.status, serverText, options);
   if (response.ok || (response.status >= 200 && response.status < 300)) {
-    return new ApiCallError(response.status, t('common.error.unreadable'));
+    return new ApiCallError(response.status, () => t('common.error.unreadable'));
   }
-  return new ApiCallError(response.status, t('common.error.http', { status: response.status }), options);
+  return new ApiCallError(
+    response.status,
+    () => t('common.error.http', { status: response.status }),
+    options,
+  );
 }
 
 /** A `Retry-After` value (delay in seconds, or an HTTP date) as whole seconds from now. */

@@ -3,7 +3,8 @@ import { translate } from '@jsverse/transloco';
 
 import { DEFAULT_LANGUAGE, type LanguageTag } from './languages';
 
-const active = signal<LanguageTag>(DEFAULT_LANGUAGE);
+// Notifies on every catalogue load, also of the default language: texts worded before it loaded were keys.
+const active = signal<LanguageTag>(DEFAULT_LANGUAGE, { equal: () => false });
 
 /** The language the dashboard shows, as a signal: computed texts and formats follow a change. */
 export const activeLanguage = active.asReadonly();

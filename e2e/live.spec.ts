@@ -133,6 +133,50 @@ describe('Live updates on the status page (built server and dashboard, real Chro
     expect(problems).toEqual([]);
   });
 
+  it('keeps a status change that arrived while the list was being read again', async () => {
+    await page.goto(url('/'));
+    await page.getByTestId('live-state').filter({ hasText: 'Live updates on' }).waitFor();
+    await row().getByTestId('sensor-row-status').filter({ hasText: 'Up' }).waitFor({ timeout: 15_000 });
+    const sensors = (await (await api.get(url('/api/sensors'))).json()) as Sensor[];
+    const other = sensors.find((candidate) => candidate.name === 'Warehouse');
+    expect(other).toBeDefined();
+
+    // The next read of the list is answered as it was when asked, but only after the sensor went down.
+    let asked!: () => void;
+    const readSent = new Promise<void>((resolve) => (asked = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held = false;
+    await page.route(/\/api\/summary$/, async (route) => {
+      if (held) return route.continue();
+      held = true;
+      const response = await route.fetch();
+      const body = await response.text();
+      asked();
+      await released;
+      await route.fulfill({ response, body });
+    });
+    try {
+      // Renaming another sensor makes the page read the list again.
+      const renamed = await api.put(url(`/api/sensors/${other!.id}`), { data: { name: 'Warehouse East' } });
+      expect(renamed.status()).toBe(200);
+      await readSent;
+      target.status = 500;
+      await row().getByTestId('sensor-row-status').filter({ hasText: 'Down' }).waitFor({ timeout: 15_000 });
+      release();
+      const list = page.getByTestId('sensor-list');
+      await list.getByRole('link', { name: 'Warehouse East' }).waitFor({ timeout: 10_000 });
+      // The older answer is in, and the change that came after it still shows.
+      expect(await statusText()).toContain('Down');
+    } finally {
+      release();
+      await page.unroute(/\/api\/summary$/);
+      target.status = 200;
+    }
+    await row().getByTestId('sensor-row-status').filter({ hasText: 'Up' }).waitFor({ timeout: 15_000 });
+    expect(problems).toEqual([]);
+  });
+
   it('makes no event-stream connection when the account turned live updates off', async () => {
     const saved = await api.put(url('/api/settings'), { data: { ui: { live: 'off' } } });
     expect(saved.status()).toBe(200);

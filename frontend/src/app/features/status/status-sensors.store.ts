@@ -14,8 +14,8 @@ export const SUMMARY_POLL_MS = 60_000;
 const REFETCH_COALESCE_MS = 250;
 /** How long the first read waits for the stream to open before reading anyway. */
 const STREAM_WAIT_MS = 1_000;
-/** Patches kept while the first list is on its way; beyond this the stream is too busy to replay. */
-const MAX_PENDING = 20_000;
+/** Patches kept while a list is on its way; beyond this the stream is too busy to replay. */
+const MAX_RECORDED = 20_000;
 
 /** One sensor of the list: patched in place, so only its own row is redrawn. */
 export interface SensorRow {
@@ -39,9 +39,10 @@ const after = (a: string, b: string | null): boolean => b === null || Date.parse
  * (re)connection refetch the summary; and it is refetched every minute in any case, which is all
  * that happens when live updates are off.
  *
- * With live updates on, the first read waits until the stream is open, and the patches that arrive
- * before its answer are replayed over it: nothing falls between the two, and the list (over a
- * megabyte with 2,000 sensors) is read once rather than once before and once after connecting.
+ * The patches that arrive while a read is on its way are replayed over its answer, which is older
+ * than they are: nothing falls between the two. With live updates on, the first read waits until the
+ * stream is open, so the list (over a megabyte with 2,000 sensors) is read once rather than once
+ * before and once after connecting.
  */
 @Injectable()
 export class StatusSensorsStore {
@@ -56,8 +57,8 @@ export class StatusSensorsStore {
   private generation = 0;
   private refetchTimer: ReturnType<typeof setTimeout> | undefined;
   private destroyed = false;
-  /** Patches from the stream waiting for the first list; undefined once it arrived. */
-  private pending: (() => void)[] | undefined = [];
+  /** Patches since the latest read was sent, to replay over its answer; undefined when none is on its way. */
+  private recorded: ((replay: boolean) => void)[] | undefined;
 
   /** The sensors, in the summary's order; undefined until the first answer. */
   readonly rows: Signal<SensorRow[] | undefined> = this.list.asReadonly();
@@ -73,7 +74,7 @@ export class StatusSensorsStore {
     this.live.retain(destroyRef);
     const subscriptions = [
       this.live.on('result').subscribe((event) => this.patch(() => this.applyResult(event))),
-      this.live.on('status').subscribe((event) => this.patch(() => this.applyStatus(event))),
+      this.live.on('status').subscribe((event) => this.patch((replay) => this.applyStatus(event, replay))),
       this.live.on('incident').subscribe((event) => this.patch(() => this.applyIncident(event))),
       this.live.on('sensor').subscribe(() => this.refetchSoon()),
       this.live.on('channel').subscribe(() => this.refetchSoon()),
@@ -101,19 +102,21 @@ export class StatusSensorsStore {
     clearTimeout(this.refetchTimer);
     this.refetchTimer = undefined;
     const generation = ++this.generation;
+    const recorded: ((replay: boolean) => void)[] = [];
+    this.recorded = recorded;
     this.busy.set(true);
     this.api.get<Summary>('/api/summary').then(
       (summary) => {
         if (generation !== this.generation) return;
+        this.recorded = undefined;
         this.replace(summary.sensors);
-        const pending = this.pending;
-        this.pending = undefined;
-        for (const apply of pending ?? []) apply();
+        for (const apply of recorded) apply(true);
         this.failure.set(undefined);
         this.busy.set(false);
       },
       (failure: unknown) => {
         if (generation !== this.generation) return;
+        this.recorded = undefined;
         this.failure.set(ApiCallError.from(failure));
         this.busy.set(false);
       },
@@ -133,6 +136,7 @@ export class StatusSensorsStore {
     const rows = ids.map((id) => this.byId.get(id)).filter((row): row is MutableRow => !!row);
     // An answer to a fetch sent before the move would put the old order back.
     this.generation++;
+    this.recorded = undefined;
     this.busy.set(false);
     this.list.set(rows);
     try {
@@ -143,9 +147,9 @@ export class StatusSensorsStore {
     }
   }
 
-  private patch(apply: () => void): void {
-    if (!this.pending) apply();
-    else if (this.pending.length < MAX_PENDING) this.pending.push(apply);
+  private patch(apply: (replay: boolean) => void): void {
+    if (this.list()) apply(false);
+    if (this.recorded && this.recorded.length < MAX_RECORDED) this.recorded.push(apply);
   }
 
   private refetchSoon(): void {
@@ -185,18 +189,21 @@ export class StatusSensorsStore {
     );
   }
 
-  private applyStatus({ sensor_id, status, result }: LiveEventPayloads['status']): void {
+  /**
+   * A replayed change is not marked or announced again: it was when it arrived, or it came before
+   * the list was first shown.
+   */
+  private applyStatus({ sensor_id, status, result }: LiveEventPayloads['status'], replay: boolean): void {
     const row = this.byId.get(sensor_id);
-    if (!row) return;
+    if (!row || !after(result.ts, row.sensor().last_checked_at)) return;
     const before = row.sensor().status;
     row.sensor.update((sensor) => ({
       ...sensor,
       status,
-      ...(after(result.ts, sensor.last_checked_at)
-        ? { message: result.message, last_checked_at: result.ts }
-        : {}),
+      message: result.message,
+      last_checked_at: result.ts,
     }));
-    if (before === status) return;
+    if (before === status || replay) return;
     this.said.set(t('status.sensors.nowStatus', { name: row.sensor().name, status }));
     clearTimeout(row.markTimer);
     row.changed.set(true);

@@ -34,3 +34,20 @@ export function clippedCardButtons(page: Page): Promise<string[]> {
       .map((button) => card.getAttribute('data-testid') + ': ' + button.textContent.trim());
   })`);
 }
+
+/**
+ * Starts counting a page's requests; the function returned resolves once none has been in flight for
+ * `quietMs`. A page that answers a failed request with another one has settled by then.
+ */
+export function trackRequests(page: Page): (quietMs?: number) => Promise<void> {
+  let inFlight = 0;
+  let lastChange = Date.now();
+  const change = (by: number) => () => {
+    inFlight += by;
+    lastChange = Date.now();
+  };
+  page.on('request', change(1));
+  page.on('requestfinished', change(-1));
+  page.on('requestfailed', change(-1));
+  return (quietMs = 1_000) => waitFor(() => inFlight === 0 && Date.now() - lastChange >= quietMs, 20_000);
+}

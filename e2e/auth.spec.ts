@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { startServer } from '../apps/monitor/test/support/server-process';
 import { seriousAxeViolations } from './support/axe';
 import { openBrowser, type BrowserSession } from './support/browser';
-import { collectProblems } from './support/page';
+import { collectProblems, waitFor } from './support/page';
 
 jest.setTimeout(90_000);
 
@@ -102,7 +102,7 @@ describe('Accounts, sign-in, roles and the second factor (built server and dashb
     // Checked in the browser before anything is sent.
     await page.getByRole('button', { name: 'Create the account and sign in' }).click();
     await page.getByRole('alert').filter({ hasText: 'Enter a username.' }).waitFor({ state: 'visible' });
-    await expect(focusedId()).resolves.toBe('setup-username');
+    await waitFor(async () => (await focusedId()) === 'setup-username');
 
     await page.getByLabel('Username').fill(ADMIN.username);
     await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
@@ -166,7 +166,7 @@ describe('Accounts, sign-in, roles and the second factor (built server and dashb
       if (tries > 50) throw new Error('the QR code image did not load');
       await page.waitForTimeout(100);
     }
-    await expect(focusedId()).resolves.toBe('totp-code');
+    await waitFor(async () => (await focusedId()) === 'totp-code');
     await expectAccessible();
     await screenshot('account-security.png');
 
@@ -204,7 +204,7 @@ describe('Accounts, sign-in, roles and the second factor (built server and dashb
     await page.getByRole('button', { name: 'Sign in' }).click();
 
     await heading('Second factor').waitFor({ state: 'visible' });
-    await expect(focusedId()).resolves.toBe('sign-in-code');
+    await waitFor(async () => (await focusedId()) === 'sign-in-code');
     // The current time step was spent confirming the set-up; the next one is within the allowed drift.
     const code = await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
     await page.getByLabel('Code or recovery code').fill(code);
@@ -344,7 +344,7 @@ describe('Accounts, sign-in, roles and the second factor (built server and dashb
     const adminRow = page.getByTestId(`account-row-${ADMIN.username}`);
     await adminRow.getByRole('button', { name: `Delete ${ADMIN.username}` }).click();
     await page.getByText(`Delete the account ${ADMIN.username} and its recovery codes?`).waitFor();
-    await expect(focusedId()).resolves.toBe('confirm-delete');
+    await waitFor(async () => (await focusedId()) === 'confirm-delete');
     await page.locator('#confirm-delete').click();
     await page.getByRole('alert').filter({ hasText: 'you cannot delete your own account' }).waitFor();
 

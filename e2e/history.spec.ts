@@ -220,7 +220,7 @@ describe('Sensor history, incidents and search (built server and dashboard, real
     await text.fill('no such words');
     await page.waitForURL(url('/incidents?state=open&q=no%20such%20words'));
     await page.getByTestId('incidents-empty').waitFor({ state: 'visible' });
-    await expect(focusedId()).resolves.toBe('filter-q');
+    await waitUntil(async () => (await focusedId()) === 'filter-q');
     await text.fill('broken');
     await page.waitForURL(url('/incidents?state=open&q=broken'));
     await row.waitFor({ state: 'visible' });
@@ -236,7 +236,7 @@ describe('Sensor history, incidents and search (built server and dashboard, real
 
     // Acknowledge with a note, then take it back.
     await row.getByRole('button', { name: `Acknowledge incident ${incident.id}` }).click();
-    await expect(focusedId()).resolves.toBe(`ack-note-${incident.id}`);
+    await waitUntil(async () => (await focusedId()) === `ack-note-${incident.id}`);
     const form = page.getByTestId(`ack-form-${incident.id}`);
     await form.getByLabel(`Note for incident ${incident.id}`).fill(NOTE);
     await form.getByRole('button', { name: 'Acknowledge', exact: true }).click();
@@ -266,11 +266,11 @@ describe('Sensor history, incidents and search (built server and dashboard, real
     // In a text field, / is just a character.
     await page.getByLabel('Text', { exact: true }).focus();
     await page.keyboard.press('/');
-    await expect(focusedId()).resolves.toBe('filter-q');
+    await waitUntil(async () => (await focusedId()) === 'filter-q');
     await page.getByRole('heading', { level: 1 }).click();
 
     await page.keyboard.press('/');
-    await expect(focusedId()).resolves.toBe('global-search');
+    await waitUntil(async () => (await focusedId()) === 'global-search');
     await page.keyboard.type('web a');
     const results = page.getByTestId('search-results');
     const option = results.getByRole('option', { name: /Web app/ });

@@ -35,18 +35,22 @@ export class ApiCallError extends Error {
     return new ApiCallError(0, () => t('common.error.timeout'));
   }
 
+  static network(): ApiCallError {
+    return new ApiCallError(0, () => t('common.error.network'));
+  }
+
   /** Turns whatever a call failed with into an `ApiCallError`. */
   static from(failure: unknown): ApiCallError {
     if (failure instanceof ApiCallError) return failure;
     if (failure instanceof HttpErrorResponse) return fromHttpError(failure);
     if (isTimeout(failure)) return ApiCallError.timeout();
-    return new ApiCallError(0, () => t('common.error.network'));
+    return ApiCallError.network();
   }
 }
 
 function fromHttpError(response: HttpErrorResponse): ApiCallError {
   if (isTimeout(response.error)) return ApiCallError.timeout();
-  if (response.status === 0) return new ApiCallError(0, () => t('common.error.network'));
+  if (response.status === 0) return ApiCallError.network();
 
   const options = { retryAfterSeconds: retryAfter(response.headers?.get('Retry-After') ?? null) };
   const serverText = errorText(response.error);

@@ -6,6 +6,7 @@ import type { MonitorConfig } from '../config/monitor-config';
 import { APP_LOGGER } from '../logging/logging.tokens';
 import type { AppLogger } from '../logging/logger';
 import { openDatabase } from './open-database';
+import { StorageHealth } from './storage-health';
 
 /**
  * Closes the database last. Writers that buffer (the result writer) register a final flush here,
@@ -46,8 +47,9 @@ export class DatabaseModule {
           useFactory: (config: MonitorConfig) => openDatabase(config.data_dir, entities),
         },
         DatabaseLifecycle,
+        StorageHealth,
       ],
-      exports: [DataSource, DatabaseLifecycle],
+      exports: [DataSource, DatabaseLifecycle, StorageHealth],
     };
   }
 }

@@ -7,10 +7,11 @@ import { startServer } from '../apps/monitor/test/support/server-process';
 import { openBrowser, type BrowserSession } from './support/browser';
 import { setUpAdminSession } from './support/session';
 import { collectProblems } from './support/page';
+import { SCREENSHOTS_DIR } from './support/screenshots';
 
 jest.setTimeout(60_000);
 
-const SCREENSHOT = join(__dirname, '..', 'docs', 'screenshots', 'about.png');
+const SCREENSHOT = join(SCREENSHOTS_DIR, 'about.png');
 
 describe('About page (built server and dashboard, real Chromium)', () => {
   let server: Awaited<ReturnType<typeof startServer>>;

@@ -10,10 +10,11 @@ import { seriousAxeViolations } from './support/axe';
 import { openBrowser, type BrowserSession } from './support/browser';
 import { setUpAdminSession, signInAs } from './support/session';
 import { collectProblems, waitFor } from './support/page';
+import { SCREENSHOTS_DIR } from './support/screenshots';
 
 jest.setTimeout(150_000);
 
-const SCREENSHOTS = join(__dirname, '..', 'docs', 'screenshots');
+const SCREENSHOTS = SCREENSHOTS_DIR;
 const OPERATOR = { username: 'oncall', password: 'operator password 1' } as const;
 const VIEWER = { username: 'onlooker', password: 'viewer password 1' } as const;
 

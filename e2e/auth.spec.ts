@@ -9,10 +9,11 @@ import { startServer } from '../apps/monitor/test/support/server-process';
 import { seriousAxeViolations } from './support/axe';
 import { openBrowser, type BrowserSession } from './support/browser';
 import { collectProblems, waitFor } from './support/page';
+import { SCREENSHOTS_DIR } from './support/screenshots';
 
 jest.setTimeout(90_000);
 
-const SCREENSHOTS = join(__dirname, '..', 'docs', 'screenshots');
+const SCREENSHOTS = SCREENSHOTS_DIR;
 const ADMIN = { username: 'admin', password: 'first admin password' } as const;
 const VIEWER = { username: 'viewer1', password: 'viewer password 1' } as const;
 const RECOVERY_CODE = /^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/;

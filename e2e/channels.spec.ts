@@ -8,10 +8,11 @@ import { startServer } from '../apps/monitor/test/support/server-process';
 import { openBrowser, type BrowserSession } from './support/browser';
 import { setUpAdminSession } from './support/session';
 import { collectProblems, waitFor } from './support/page';
+import { SCREENSHOTS_DIR } from './support/screenshots';
 
 jest.setTimeout(90_000);
 
-const SCREENSHOT = join(__dirname, '..', 'docs', 'screenshots', 'channels.png');
+const SCREENSHOT = join(SCREENSHOTS_DIR, 'channels.png');
 
 interface Received {
   readonly method: string;

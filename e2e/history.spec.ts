@@ -11,11 +11,12 @@ import { seriousAxeViolations } from './support/axe';
 import { openBrowser, type BrowserSession } from './support/browser';
 import { setUpAdminSession, signInAs } from './support/session';
 import { collectProblems, waitFor as waitUntil } from './support/page';
+import { SCREENSHOTS_DIR } from './support/screenshots';
 
 jest.setTimeout(120_000);
 
 /** The README links these: they are kept current by this test. */
-const SCREENSHOTS = join(__dirname, '..', 'docs', 'screenshots');
+const SCREENSHOTS = SCREENSHOTS_DIR;
 const VIEWER = { username: 'watcher', password: 'viewer password 1' } as const;
 const NOTE = 'looking into it';
 

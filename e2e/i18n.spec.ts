@@ -9,11 +9,12 @@ import { seriousAxeViolations } from './support/axe';
 import { openBrowser, type BrowserSession } from './support/browser';
 import { ADMIN } from './support/session';
 import { clippedCardButtons, collectProblems } from './support/page';
+import { SCREENSHOTS_DIR } from './support/screenshots';
 
 jest.setTimeout(180_000);
 
 const CATALOGUES = join(__dirname, '..', 'frontend', 'src', 'i18n');
-const SCREENSHOT = join(__dirname, '..', 'docs', 'screenshots', 'status-de.png');
+const SCREENSHOT = join(SCREENSHOTS_DIR, 'status-de.png');
 
 /** A language's catalogue as `area.path.key` → text. */
 function catalogue(language: string): Map<string, string> {

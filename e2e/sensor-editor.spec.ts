@@ -14,12 +14,13 @@ import { seriousAxeViolations } from './support/axe';
 import { openBrowser, type BrowserSession } from './support/browser';
 import { setUpAdminSession, signInAs } from './support/session';
 import { collectProblems, waitFor } from './support/page';
+import { SCREENSHOTS_DIR } from './support/screenshots';
 
 jest.setTimeout(120_000);
 
 const OPERATOR = { username: 'oncall', password: 'operator password 1' } as const;
 const KEYWORD = 'all-systems-nominal';
-const SCREENSHOTS = join(__dirname, '..', 'docs', 'screenshots');
+const SCREENSHOTS = SCREENSHOTS_DIR;
 const COMMUNITY = 'c0mmunity-s3cret';
 
 describe('Sensor editor (built server and dashboard, real Chromium)', () => {

@@ -11,6 +11,7 @@ import { seriousAxeViolations } from './support/axe';
 import { openBrowser, type BrowserSession } from './support/browser';
 import { setUpAdminSession } from './support/session';
 import { clippedCardButtons, waitFor } from './support/page';
+import { SCREENSHOTS_DIR } from './support/screenshots';
 
 jest.setTimeout(300_000);
 
@@ -128,7 +129,7 @@ describe('The sensor grid on the status page (built server and dashboard, real C
     expect(await page.getByTestId('grid-count-down').textContent()).toContain('1');
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.screenshot({
-      path: join(__dirname, '..', 'docs', 'screenshots', 'status.png'),
+      path: join(SCREENSHOTS_DIR, 'status.png'),
       fullPage: true,
     });
     // Every button lies wholly inside its card, also on the card with the most actions (Broken API).

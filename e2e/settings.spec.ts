@@ -1,5 +1,3 @@
-import { join } from 'node:path';
-
 import type { MaintenanceWindow, SettingsResponse } from '@monitor/contracts';
 import type { Page } from 'playwright-core';
 
@@ -8,10 +6,11 @@ import { seriousAxeViolations } from './support/axe';
 import { openBrowser, type BrowserSession } from './support/browser';
 import { setUpAdminSession, signInAs } from './support/session';
 import { collectProblems, trackRequests } from './support/page';
+import { SCREENSHOTS_DIR } from './support/screenshots';
 
 jest.setTimeout(150_000);
 
-const SHOTS = join(__dirname, '..', 'docs', 'screenshots');
+const SHOTS = SCREENSHOTS_DIR;
 const VIEWER = { username: 'onlooker', password: 'viewer password 1' } as const;
 const BYSTANDER = { username: 'bystander', password: 'bystander password 1' } as const;
 

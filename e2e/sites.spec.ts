@@ -9,10 +9,11 @@ import { seriousAxeViolations } from './support/axe';
 import { openBrowser, type BrowserSession } from './support/browser';
 import { setUpAdminSession, signInAs } from './support/session';
 import { collectProblems, waitFor } from './support/page';
+import { SCREENSHOTS_DIR } from './support/screenshots';
 
 jest.setTimeout(120_000);
 
-const SCREENSHOTS = join(__dirname, '..', 'docs', 'screenshots');
+const SCREENSHOTS = SCREENSHOTS_DIR;
 const VIEWER = { username: 'mapreader', password: 'viewer password 1' } as const;
 /** A third-party tile server on a port where nothing listens: the browser tries it and fails, locally. */
 const DEAD_TILES = 'http://127.0.0.1:9/{z}/{x}/{y}.png';

@@ -1,16 +1,20 @@
-// Runs every jest suite (unit, API, CLI, browser) and ends with one plain line: "N passed, M failed".
-// Extra arguments go to jest. The summary is also written to test-summary.txt for .ci/run.
+// Runs every jest suite (unit, API, CLI, browser) and ends with one plain line:
+// "N passed, M failed, K skipped". Before it, every skipped test is listed by its title (a test
+// skipped for lack of root says so in its title). Extra arguments go to jest. The summary is also
+// written to test-summary.txt in the working directory for .ci/run.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dir = mkdtempSync(join(tmpdir(), 'monitor-jest-'));
 const resultsFile = join(dir, 'results.json');
 const jest = spawnSync(
   process.execPath,
   [
-    'node_modules/jest/bin/jest.js',
+    join(repoRoot, 'node_modules/jest/bin/jest.js'),
     '--runInBand',
     '--json',
     `--outputFile=${resultsFile}`,
@@ -21,16 +25,29 @@ const jest = spawnSync(
 
 let passed = 0;
 let failed = 0;
+let skipped = 0;
+const skippedTitles = [];
 if (existsSync(resultsFile)) {
   const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
   passed = results.numPassedTests;
   // A suite that fails to load has no failed tests of its own; count it so it cannot pass silently.
   failed = results.numFailedTests + results.numRuntimeErrorTestSuites;
+  skipped = results.numPendingTests + results.numTodoTests;
+  for (const suite of results.testResults ?? []) {
+    for (const test of suite.assertionResults ?? []) {
+      if (test.status === 'pending' || test.status === 'todo' || test.status === 'skipped') {
+        const kind = test.status === 'todo' ? 'todo' : 'skipped';
+        skippedTitles.push(`${kind}: ${test.fullName} (${relative(process.cwd(), suite.name)})`);
+      }
+    }
+  }
 } else {
   failed = 1;
 }
 rmSync(dir, { recursive: true, force: true });
-const summary = `${passed} passed, ${failed} failed`;
+// Why a test did not run is in its title (e.g. "… (needs root: chown)"), so list them before the summary.
+for (const line of skippedTitles) console.log(line);
+const summary = `${passed} passed, ${failed} failed, ${skipped} skipped`;
 writeFileSync('test-summary.txt', `${summary}\n`);
 // .ci/run prints the file itself as its very last line.
 if (!process.env.MONITOR_TEST_SUMMARY_QUIET) console.log(summary);

@@ -1,4 +1,5 @@
-import { SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
 import type { Role } from '@monitor/contracts';
 
 /** Who may call a route: anyone (`public`), or at least the named role. */
@@ -6,11 +7,16 @@ export type Access = 'public' | Role;
 
 export const ACCESS_METADATA = 'monitor:access';
 
+/** The OpenAPI extension naming an operation's access; core/http/openapi.ts derives security from it. */
+export const ACCESS_EXTENSION = 'x-access';
+
 /**
  * Every route declares its access here, and only here. A route without it is refused at run time,
- * and a test walks every registered route to catch it before that.
+ * and a test walks every registered route to catch it before that. The same declaration goes into
+ * the OpenAPI document, so its security requirements and 401/403 answers cannot drift from the guard.
  */
-export const RequireAccess = (access: Access) => SetMetadata(ACCESS_METADATA, access);
+export const RequireAccess = (access: Access) =>
+  applyDecorators(SetMetadata(ACCESS_METADATA, access), ApiExtension(ACCESS_EXTENSION, access));
 
 /** The routes the specification lists as needing no authentication. */
 export const PUBLIC_ROUTES: readonly string[] = [

@@ -10,7 +10,13 @@ import {
   Res,
   UnauthorizedException,
 } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiConflictResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import type { SessionInfo } from '@monitor/contracts';
 import { LoginThrottle } from '@monitor/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -22,6 +28,11 @@ import { LoginDto, LoginResponseDto, OkDto, SetupDto, TotpLoginDto } from './dto
 import { principalOf } from './principal';
 import { clearSessionCookie, setSessionCookie } from './session-cookie';
 import { SessionInfoDto } from './dto/session-info.dto';
+
+/** The header a 429 carries. */
+const RETRY_AFTER = {
+  'Retry-After': { description: 'seconds until sign-in is accepted again', schema: { type: 'integer' } },
+};
 
 @ApiTags('authentication')
 @Controller('api')
@@ -47,6 +58,7 @@ export class AuthController {
   @RequireAccess('public')
   @HttpCode(200)
   @ApiOkResponse({ type: OkDto })
+  @ApiConflictResponse({ description: 'setup is done: an account already exists' })
   async setup(@Body() body: SetupDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<OkDto> {
     setSessionCookie(reply, await this.auth.setup(body));
     return { ok: true };
@@ -57,6 +69,11 @@ export class AuthController {
   @RequireAccess('public')
   @HttpCode(200)
   @ApiOkResponse({ type: LoginResponseDto })
+  @ApiUnauthorizedResponse({ description: 'invalid username or password' })
+  @ApiTooManyRequestsResponse({
+    description: 'five failed sign-ins from this address within a minute',
+    headers: RETRY_AFTER,
+  })
   async login(
     @Body() body: LoginDto,
     @Req() request: FastifyRequest,
@@ -75,6 +92,11 @@ export class AuthController {
   @RequireAccess('public')
   @HttpCode(200)
   @ApiOkResponse({ type: OkDto })
+  @ApiUnauthorizedResponse({ description: 'the challenge expired or the code is wrong' })
+  @ApiTooManyRequestsResponse({
+    description: 'five failed sign-ins from this address within a minute',
+    headers: RETRY_AFTER,
+  })
   async loginTotp(
     @Body() body: TotpLoginDto,
     @Req() request: FastifyRequest,

@@ -1,5 +1,14 @@
 import { Controller, Get, HttpCode, Post, Query, Req, Res, StreamableFile } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConflictResponse,
+  ApiInternalServerErrorResponse,
+  ApiOkResponse,
+  ApiPayloadTooLargeResponse,
+  ApiProduces,
+  ApiTags,
+  ApiUnsupportedMediaTypeResponse,
+} from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RequireAccess } from '../auth/access.decorator';
 import { rememberFailure } from '../core/http/request-failure';
@@ -46,6 +55,21 @@ export class BackupController {
   @RequireAccess('admin')
   @HttpCode(200)
   @ApiOkResponse({ type: RestoreResultDto })
+  @ApiBody({
+    description: 'a document from GET /api/backup',
+    schema: { type: 'object', additionalProperties: true },
+  })
+  @ApiConflictResponse({
+    description: 'another restore is running, or the database stayed busy; nothing was restored',
+  })
+  @ApiPayloadTooLargeResponse({ description: 'the document is over 64 MiB; nothing was restored' })
+  @ApiUnsupportedMediaTypeResponse({
+    description: 'the document is not sent as Content-Type application/json',
+  })
+  @ApiInternalServerErrorResponse({
+    description:
+      'the safety copy could not be made (the error names the file), or another server failure; nothing was restored',
+  })
   async restore(
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,

@@ -1,5 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseIntPipe, Post, Put } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBadGatewayResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { UpstreamError } from '@monitor/domain';
 import { NotifierCatalogue } from '@monitor/notifiers';
 import { RequireAccess } from '../auth/access.decorator';
@@ -35,6 +41,7 @@ export class ChannelsController {
       .map((type) => ({ type, ...(this.catalogue.get(type)?.definition as Omit<ChannelTypeDto, 'type'>) }));
   }
 
+  /** One channel; secret fields read "__stored__". */
   @Get('channels/:id')
   @RequireAccess('viewer')
   @ApiOkResponse({ type: ChannelDto })
@@ -42,6 +49,7 @@ export class ChannelsController {
     return this.channels.get(id);
   }
 
+  /** Creates a channel; the answer masks its secrets. */
   @Post('channels')
   @RequireAccess('admin')
   @ApiCreatedResponse({ type: ChannelDto })
@@ -53,13 +61,16 @@ export class ChannelsController {
   @Put('channels/:id')
   @RequireAccess('admin')
   @ApiOkResponse({ type: ChannelDto })
+  @ApiConflictResponse({ description: 'the channel is declared in the configuration file' })
   update(@Param('id', ParseIntPipe) id: number, @Body() body: ChannelInputDto): Promise<ChannelDto> {
     return this.channels.update(id, body);
   }
 
+  /** Deletes the channel; sensors stop sending to it. */
   @Delete('channels/:id')
   @RequireAccess('admin')
   @ApiOkResponse({ type: OkDto })
+  @ApiConflictResponse({ description: 'the channel is declared in the configuration file' })
   async remove(@Param('id', ParseIntPipe) id: number): Promise<OkDto> {
     await this.channels.remove(id);
     return { ok: true };
@@ -70,6 +81,9 @@ export class ChannelsController {
   @RequireAccess('admin')
   @HttpCode(200)
   @ApiOkResponse({ type: OkDto })
+  @ApiBadGatewayResponse({
+    description: 'the receiving service refused or failed; the error names the failure',
+  })
   async testDraft(@Body() body: ChannelInputDto): Promise<OkDto> {
     const { draft } = this.channels.checkedDraft(body);
     return this.outcome(
@@ -87,6 +101,9 @@ export class ChannelsController {
   @RequireAccess('admin')
   @HttpCode(200)
   @ApiOkResponse({ type: OkDto })
+  @ApiBadGatewayResponse({
+    description: 'the receiving service refused or failed; the error names the failure',
+  })
   async test(@Param('id', ParseIntPipe) id: number): Promise<OkDto> {
     return this.outcome(await this.delivery.test(await this.channels.mustFind(id)));
   }

@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RequireAccess } from '../auth/access.decorator';
 import { ExampleCountsDto } from './dto/example-counts.dto';
 import { ExamplesService } from './examples.service';
@@ -22,6 +22,7 @@ export class ExamplesController {
   @RequireAccess('admin')
   @HttpCode(200)
   @ApiOkResponse({ type: ExampleCountsDto })
+  @ApiConflictResponse({ description: 'the installation is configured from a file' })
   load(): Promise<ExampleCountsDto> {
     return this.examples.load();
   }

@@ -10,7 +10,7 @@ import {
   Query,
   Req,
 } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { RequireAccess } from '../auth/access.decorator';
 import { actorName, currentPrincipal } from '../auth/principal';
@@ -37,6 +37,7 @@ export class IncidentsController {
   @RequireAccess('operator')
   @HttpCode(200)
   @ApiOkResponse({ type: IncidentDto })
+  @ApiConflictResponse({ description: 'the incident is resolved' })
   acknowledge(
     @Req() request: FastifyRequest,
     @Param('id', ParseIntPipe) id: number,
@@ -49,6 +50,7 @@ export class IncidentsController {
   @Delete(':id/ack')
   @RequireAccess('operator')
   @ApiOkResponse({ type: IncidentDto })
+  @ApiConflictResponse({ description: 'the incident is resolved' })
   unacknowledge(@Param('id', ParseIntPipe) id: number): Promise<IncidentDto> {
     return this.incidents.unacknowledge(id);
   }

@@ -8,7 +8,13 @@ import {
   Res,
   ServiceUnavailableException,
 } from '@nestjs/common';
-import { ApiNotAcceptableResponse, ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import {
+  ApiNotAcceptableResponse,
+  ApiOkResponse,
+  ApiProduces,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RequireAccess } from '../auth/access.decorator';
 import { currentPrincipal } from '../auth/principal';
@@ -50,6 +56,7 @@ export class LiveController {
   @ApiProduces('text/event-stream')
   @ApiOkResponse({ description: 'an endless text/event-stream' })
   @ApiNotAcceptableResponse({ description: 'the request does not accept text/event-stream' })
+  @ApiServiceUnavailableResponse({ description: 'the server is shutting down' })
   stream(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
     if (!acceptsEventStream(request.headers.accept)) {
       throw new NotAcceptableException(

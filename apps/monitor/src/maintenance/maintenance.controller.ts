@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, ParseIntPipe, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RequireAccess } from '../auth/access.decorator';
 import { OkDto } from '../auth/dto/auth.dto';
 import { CreateMaintenanceWindowDto, MaintenanceWindowDto } from './dto/maintenance.dto';
@@ -26,9 +26,11 @@ export class MaintenanceController {
     return this.maintenance.create(body);
   }
 
+  /** Deletes a maintenance window. */
   @Delete(':id')
   @RequireAccess('admin')
   @ApiOkResponse({ type: OkDto })
+  @ApiConflictResponse({ description: 'the window is declared in the configuration file' })
   async remove(@Param('id', ParseIntPipe) id: number): Promise<OkDto> {
     await this.maintenance.remove(id);
     return { ok: true };

@@ -12,7 +12,14 @@ import {
   Put,
   Req,
 } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiOkResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { InvalidInputError } from '@monitor/domain';
 import type { FastifyRequest } from 'fastify';
 import { RequireAccess } from '../auth/access.decorator';
@@ -48,6 +55,7 @@ export class SensorsController {
     return this.sensors.list();
   }
 
+  /** Creates a sensor; answers it with its id. */
   @Post('sensors')
   @RequireAccess('admin')
   @ApiCreatedResponse({ type: SensorDto })
@@ -65,6 +73,7 @@ export class SensorsController {
     return this.sensors.validate(draft, probe === true);
   }
 
+  /** One sensor with its status, last message and sparkline. */
   @Get('sensors/:id')
   @RequireAccess('viewer')
   @ApiOkResponse({ type: SensorDto })
@@ -76,6 +85,7 @@ export class SensorsController {
   @Put('sensors/:id')
   @RequireAccess('admin')
   @ApiOkResponse({ type: SensorDto })
+  @ApiConflictResponse({ description: 'the sensor is declared in the configuration file' })
   update(@Param('id', ParseIntPipe) id: number, @Body() body: SensorInputDto): Promise<SensorDto> {
     return this.sensors.update(id, body);
   }
@@ -85,6 +95,10 @@ export class SensorsController {
   @RequireAccess('operator')
   @ApiBody({ type: PatchSensorDto })
   @ApiOkResponse({ type: SensorDto })
+  @ApiConflictResponse({ description: 'the sensor is declared in the configuration file' })
+  @ApiForbiddenResponse({
+    description: 'a field other than enabled, the operator role missing, or a cross-site write',
+  })
   patch(@Param('id', ParseIntPipe) id: number, @Body() body: unknown): Promise<SensorDto> {
     const fields = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
     const others = fields.filter((field) => field !== 'enabled');
@@ -99,6 +113,7 @@ export class SensorsController {
   @Delete('sensors/:id')
   @RequireAccess('admin')
   @ApiOkResponse({ type: OkDto })
+  @ApiConflictResponse({ description: 'the sensor is declared in the configuration file' })
   async remove(@Param('id', ParseIntPipe) id: number): Promise<OkDto> {
     await this.sensors.remove(id);
     return { ok: true };
@@ -118,6 +133,7 @@ export class SensorsController {
   @RequireAccess('operator')
   @HttpCode(200)
   @ApiOkResponse({ type: IncidentDto })
+  @ApiConflictResponse({ description: 'the sensor has no open incident' })
   acknowledge(
     @Req() request: FastifyRequest,
     @Param('id', ParseIntPipe) id: number,

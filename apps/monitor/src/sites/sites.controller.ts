@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { SITE_KINDS } from '@monitor/contracts';
 import { RequireAccess } from '../auth/access.decorator';
 import { MapSettingsInputDto } from './dto/map.dto';
@@ -35,6 +35,7 @@ export class SitesController {
   @Post('sites')
   @RequireAccess('admin')
   @ApiCreatedResponse({ type: SiteDetailDto })
+  @ApiConflictResponse({ description: 'a site with that name exists' })
   create(@Body() body: CreateSiteDto): Promise<SiteDetailDto> {
     return this.sites.create(body);
   }
@@ -43,6 +44,9 @@ export class SitesController {
   @Put('sites/:name')
   @RequireAccess('admin')
   @ApiOkResponse({ type: SiteDetailDto })
+  @ApiConflictResponse({
+    description: 'the site is declared in the configuration file, or the new name is taken',
+  })
   update(@Param('name') name: string, @Body() body: UpdateSiteDto): Promise<SiteDetailDto> {
     return this.sites.update(name, body);
   }
@@ -51,6 +55,9 @@ export class SitesController {
   @Delete('sites/:name')
   @RequireAccess('admin')
   @ApiOkResponse({ type: SiteDeletedDto })
+  @ApiConflictResponse({
+    description: 'sensors remain (without unassign=1), or the site is declared in the configuration file',
+  })
   remove(@Param('name') name: string, @Query() query: DeleteSiteQueryDto): Promise<SiteDeletedDto> {
     return this.sites.remove(name, query.unassign === '1');
   }

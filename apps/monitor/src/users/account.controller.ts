@@ -1,5 +1,12 @@
 import { Body, Controller, Get, Header, HttpCode, Post, Put, Req, Res, StreamableFile } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import {
+  ApiConflictResponse,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RequireAccess } from '../auth/access.decorator';
 import { OkDto } from '../auth/dto/auth.dto';
@@ -20,6 +27,9 @@ import { UsersService } from './users.service';
 @ApiTags('own account')
 @Controller('api')
 @RequireAccess('viewer')
+@ApiForbiddenResponse({
+  description: 'the API key has no account (sign in to use this), or a cross-site write',
+})
 export class AccountController {
   constructor(
     private readonly users: UsersService,
@@ -48,6 +58,7 @@ export class AccountController {
   @Post('me/totp/start')
   @HttpCode(200)
   @ApiOkResponse({ type: TotpStartDto })
+  @ApiConflictResponse({ description: 'the second factor is already on' })
   start(@Req() request: FastifyRequest): Promise<TotpStartDto> {
     return this.totp.start(currentUser(request));
   }
@@ -56,6 +67,7 @@ export class AccountController {
   @Get('me/totp/qr')
   @Header('cache-control', 'no-store')
   @ApiProduces('image/png')
+  @ApiNotFoundResponse({ description: 'no second factor is being set up' })
   async qr(
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -69,6 +81,7 @@ export class AccountController {
   @Post('me/totp/confirm')
   @HttpCode(200)
   @ApiOkResponse({ type: RecoveryCodesDto })
+  @ApiConflictResponse({ description: 'the second factor is already on, or its setup was not started' })
   async confirm(@Req() request: FastifyRequest, @Body() body: TotpCodeDto): Promise<RecoveryCodesDto> {
     return { recovery_codes: await this.totp.confirm(currentUser(request), body.code) };
   }
@@ -86,6 +99,7 @@ export class AccountController {
   @Post('me/totp/recovery')
   @HttpCode(200)
   @ApiOkResponse({ type: RecoveryCodesDto })
+  @ApiConflictResponse({ description: 'the second factor is off' })
   async recovery(
     @Req() request: FastifyRequest,
     @Body() body: PasswordConfirmationDto,

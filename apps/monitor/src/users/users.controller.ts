@@ -11,7 +11,7 @@ import {
   Req,
   Res,
 } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ROLES } from '@monitor/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RequireAccess } from '../auth/access.decorator';
@@ -43,8 +43,10 @@ export class UsersController {
     return { users: await this.users.list(), roles: [...ROLES] };
   }
 
+  /** Creates an account with a role; usernames are unique. */
   @Post()
   @ApiCreatedResponse({ type: UserAccountDto })
+  @ApiConflictResponse({ description: 'an account with that username exists' })
   async create(@Body() body: CreateUserDto): Promise<UserAccountDto> {
     return this.users.account(await this.users.create(body));
   }
@@ -52,6 +54,9 @@ export class UsersController {
   /** Changes role or disabled; the last active administrator and your own account are protected (409). */
   @Put(':id')
   @ApiOkResponse({ type: UserAccountDto })
+  @ApiConflictResponse({
+    description: 'the last active administrator, or your own account, cannot be disabled or demoted',
+  })
   update(
     @Req() request: FastifyRequest,
     @Param('id', ParseIntPipe) id: number,
@@ -63,6 +68,9 @@ export class UsersController {
   /** Deletes the account and its recovery codes. */
   @Delete(':id')
   @ApiOkResponse({ type: OkDto })
+  @ApiConflictResponse({
+    description: 'the last active administrator, or your own account, cannot be deleted',
+  })
   async remove(@Req() request: FastifyRequest, @Param('id', ParseIntPipe) id: number): Promise<OkDto> {
     await this.users.remove(actorId(request), id);
     return { ok: true };

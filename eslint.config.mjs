@@ -4,7 +4,16 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'node_modules/**', '.angular/**', 'coverage/**', '**/*.js', '**/*.mjs', '**/*.cjs'],
+    ignores: [
+      'dist/**',
+      'test-output/**',
+      'node_modules/**',
+      '.angular/**',
+      'coverage/**',
+      '**/*.js',
+      '**/*.mjs',
+      '**/*.cjs',
+    ],
   },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,

@@ -156,7 +156,7 @@ describe('monitor serve', () => {
     });
 
     itAsRoot(
-      'exits 1 naming the database path when the parent is a regular file (as uid 65534)',
+      'exits 1 naming the database path when the parent is a regular file (needs root: runs it as uid 65534)',
       async () => {
         const parent = resources.dir();
         fs.chmodSync(parent, 0o755);
@@ -218,7 +218,7 @@ describe('monitor serve', () => {
   });
 
   describe('identity', () => {
-    itAsRoot('drops root to PUID/PGID and applies UMASK', async () => {
+    itAsRoot('drops root to PUID/PGID and applies UMASK (needs root: only root can change uid)', async () => {
       const server = resources.server(
         await startServerAs({
           dataDir: resources.dir(),
@@ -238,7 +238,7 @@ describe('monitor serve', () => {
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     });
 
-    itAsRoot('keeps uid 0 with PUID=0 and says so', async () => {
+    itAsRoot('keeps uid 0 with PUID=0 and says so (needs root: starts as uid 0)', async () => {
       const server = resources.server(await startServerAs({ dataDir: resources.dir(), env: { PUID: '0' } }));
 
       const ids = processIds(server.child.pid as number);

@@ -22,6 +22,7 @@ function documentWith(paths: Operations): OpenAPIObject {
     'AuthController_logout',
     'SensorsController_validate',
     'ChannelsController_testDraft',
+    'ChannelsController_test',
     'DoctorController_run',
   ]) {
     withIds[`/${id}`] = {

@@ -41,6 +41,7 @@ const STORES_NOTHING = new Set([
   'AuthController_logout',
   'SensorsController_validate',
   'ChannelsController_testDraft',
+  'ChannelsController_test',
   'DoctorController_run',
 ]);
 

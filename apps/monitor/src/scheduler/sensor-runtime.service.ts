@@ -212,7 +212,14 @@ export class SensorRuntimeService {
       let ts: number | null = null;
       if (atOnce) {
         const caused = outcome && stored ? { stored, view: (at: number) => resultView(at, outcome) } : null;
-        written = this.changes.write(entry, step, event.at, caused, columns);
+        try {
+          written = this.changes.write(entry, step, event.at, caused, columns);
+        } catch (error) {
+          // Nothing of the step was written: the state stays and the next result tries again;
+          // the result itself waits in the batch like any other.
+          if (stored) this.writer.enqueue(stored);
+          throw error;
+        }
         ts = written.ts;
       } else if (stored) ts = this.writer.enqueue(stored, columns);
       else if (step.effects.length > 0) this.writer.enqueueSensor(id, columns);

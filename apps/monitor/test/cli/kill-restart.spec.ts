@@ -17,8 +17,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A probe target whose answer the test sets. */
 async function startTarget() {
-  const state = { code: 200 };
-  const server = http.createServer((_req, res) => res.writeHead(state.code).end(String(state.code)));
+  const state = { code: 200, hits: 0 };
+  const server = http.createServer((_req, res) => {
+    state.hits++;
+    res.writeHead(state.code).end(String(state.code));
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`,
@@ -210,5 +213,26 @@ describe('kill -9 and restart on the same data directory (the built process)', (
     expect(after.incidents).toHaveLength(1);
     expect(after.incidents[0]).toMatchObject({ reconstructed: 0, resolved_at: null });
     expect(after.unsent).toBe(0);
+  });
+
+  it('a process killed a few seconds after start has stored all but about the last second of its results', async () => {
+    const dataDir = tempDir('monitor-kill-');
+    dirs.push(dataDir);
+    server = await startServer({ dataDir, env: { MONITOR_ADMIN_PASSWORD: PASSWORD } });
+    const id = await createWatchedSensor(server, target.url, receiver.url);
+    const before = target.state.hits;
+    expect(await until(() => target.state.hits - before >= 3, 15_000)).toBe(true);
+    await server.stop('SIGKILL');
+    server = undefined;
+    const answered = target.state.hits - before;
+
+    const db = new Database(path.join(dataDir, 'monitor.db'), { readonly: true, fileMustExist: true });
+    const { n } = db.prepare('SELECT count(*) AS n FROM probe_results WHERE sensor_id = ?').get(id) as {
+      n: number;
+    };
+    db.close();
+    // One interval of results may still be waiting (or in flight) at the kill; nothing older.
+    expect(n).toBeGreaterThanOrEqual(1);
+    expect(n).toBeGreaterThanOrEqual(answered - 2);
   });
 });

@@ -6,6 +6,7 @@ import { run as backup } from './backup.mjs';
 import { run as dashboard } from './dashboard.mjs';
 import { run as delivery } from './delivery.mjs';
 import { run as history } from './history.mjs';
+import { run as kill } from './kill.mjs';
 import { run as live } from './live.mjs';
 import { run as scheduler } from './scheduler.mjs';
 import { run as signin } from './signin.mjs';
@@ -21,6 +22,7 @@ const results = {
   startup: await startup(),
   signin: await signin(),
   scheduler: await scheduler(),
+  kill: await kill(),
   delivery: await delivery(),
   history: await history(),
   live: await live(),

@@ -1,5 +1,6 @@
 import {
   Excuse,
+  streakBoundary,
   INITIAL_STATE,
   NOT_EXCUSED,
   rebuildState,
@@ -247,10 +248,11 @@ describe('edges', () => {
 describe('rebuildState (restart)', () => {
   const history = (overrides: Partial<StoredHistory>): StoredHistory => ({
     enabled: true,
-    newest: { success: true, message: 'HTTP 200' },
+    newest: { at: T - MIN, success: true, message: 'HTTP 200' },
     trailingFailures: 0,
     streakStartedAt: null,
     openIncident: null,
+    lastResolvedAt: null,
     lastAlertAt: null,
     ...overrides,
   });
@@ -260,7 +262,7 @@ describe('rebuildState (restart)', () => {
     ['last result a success → up', {}, { status: 'up', streak: 0 }],
     [
       'failures below retries → warn with the streak',
-      { newest: { success: false, message: 'x' }, trailingFailures: 2, streakStartedAt: T },
+      { newest: { at: T, success: false, message: 'x' }, trailingFailures: 2, streakStartedAt: T },
       { status: 'warn', streak: 2 },
     ],
     ['disabled → paused', { enabled: false }, { status: 'paused' }],
@@ -274,7 +276,7 @@ describe('rebuildState (restart)', () => {
     const incident = { id: 4, startedAt: T - 60 * MIN, acknowledged: true };
     const r = rebuildState(
       history({
-        newest: { success: false, message: 'HTTP 500' },
+        newest: { at: T - MIN, success: false, message: 'HTTP 500' },
         trailingFailures: 9,
         streakStartedAt: T - 62 * MIN,
         openIncident: incident,
@@ -292,7 +294,7 @@ describe('rebuildState (restart)', () => {
   it('reconstructs an outage that happened while the process was off, from the first failure of the streak', () => {
     const r = rebuildState(
       history({
-        newest: { success: false, message: 'connection refused' },
+        newest: { at: T - MIN, success: false, message: 'connection refused' },
         trailingFailures: 5,
         streakStartedAt: T - 30 * MIN,
       }),
@@ -313,12 +315,125 @@ describe('rebuildState (restart)', () => {
 
   it('does not reconstruct while the failures are excused', () => {
     const r = rebuildState(
-      history({ newest: { success: false, message: 'x' }, trailingFailures: 5, streakStartedAt: T }),
+      history({ newest: { at: T, success: false, message: 'x' }, trailingFailures: 5, streakStartedAt: T }),
       rules,
       T,
       { parentDown: false, inMaintenance: true },
     );
     expect(r.reconstructed).toBeNull();
     expect(r.state.status).toBe('down');
+  });
+
+  describe('failures a stored incident already covers (kill -9 before the results reached the disk)', () => {
+    const failing = (at: number, message = 'HTTP 503') => ({ at, success: false, message });
+    it.each<[string, Partial<StoredHistory>, Partial<SensorState>]>([
+      [
+        'an outage resolved after its newest stored failure (the success was lost) → nothing open, unknown',
+        {
+          newest: failing(T - 2 * MIN),
+          trailingFailures: 0,
+          streakStartedAt: null,
+          lastResolvedAt: T - MIN,
+        },
+        { status: 'unknown', streak: 0, incident: null },
+      ],
+      [
+        'a streak reported from before the newest resolution belongs to that incident',
+        {
+          newest: failing(T - MIN),
+          trailingFailures: 8,
+          streakStartedAt: T - 10 * MIN,
+          lastResolvedAt: T - 5 * MIN,
+        },
+        { status: 'unknown', streak: 0, incident: null },
+      ],
+      [
+        'a streak starting exactly at the resolution is covered too',
+        {
+          newest: failing(T - MIN),
+          trailingFailures: 4,
+          streakStartedAt: T - 5 * MIN,
+          lastResolvedAt: T - 5 * MIN,
+        },
+        { status: 'unknown', streak: 0, incident: null },
+      ],
+      [
+        'failures after the resolution, below the threshold → warn with only those failures',
+        {
+          newest: failing(T - MIN),
+          trailingFailures: 2,
+          streakStartedAt: T - 2 * MIN,
+          lastResolvedAt: T - 5 * MIN,
+        },
+        { status: 'warn', streak: 2, incident: null },
+      ],
+      [
+        'a success after the resolution → up',
+        { newest: { at: T - MIN, success: true, message: 'ok' }, lastResolvedAt: T - 5 * MIN },
+        { status: 'up', streak: 0, incident: null },
+      ],
+    ])('%s', (_name, stored, expected) => {
+      const r = rebuildState(history(stored), rules, T);
+      expect(r.state).toMatchObject(expected);
+      expect(r.reconstructed).toBeNull();
+    });
+
+    it('failures after the newest resolution that reach the threshold are a new outage, dated at the first of them', () => {
+      const r = rebuildState(
+        history({
+          newest: failing(T - MIN, 'refused'),
+          trailingFailures: 3,
+          streakStartedAt: T - 3 * MIN,
+          lastResolvedAt: T - 5 * MIN,
+        }),
+        rules,
+        T,
+      );
+      expect(r.reconstructed).toEqual({
+        startedAt: T - 3 * MIN,
+        cause: 'refused (reconstructed after restart)',
+      });
+      expect(r.state.incident).toEqual({ id: null, startedAt: T - 3 * MIN, acknowledged: false });
+    });
+
+    it('a new outage after a covered one is never swallowed: the next failure opens it and alerts', () => {
+      const rebuilt = rebuildState(
+        history({ newest: failing(T - 2 * MIN), trailingFailures: 0, lastResolvedAt: T - MIN }),
+        { retries: 1, reminderEvery: 0 },
+        T,
+      );
+      const next = transition(rebuilt.state, { retries: 1, reminderEvery: 0 }, fail(T + 1000));
+      expect(next.effects).toEqual(
+        expect.arrayContaining([
+          { kind: 'open-incident', startedAt: T + 1000, cause: 'HTTP 503' },
+          expect.objectContaining({ kind: 'alert', alert: 'down' }),
+        ]),
+      );
+    });
+
+    it('a second start over the same stored data keeps the reconstructed incident instead of opening another', () => {
+      const stored = history({ newest: failing(T - MIN), trailingFailures: 5, streakStartedAt: T - 5 * MIN });
+      const first = rebuildState(stored, rules, T);
+      expect(first.reconstructed).not.toBeNull();
+      const again = rebuildState(
+        { ...stored, openIncident: { id: 9, startedAt: T - 5 * MIN, acknowledged: false } },
+        rules,
+        T + MIN,
+      );
+      expect(again.reconstructed).toBeNull();
+      expect(again.state.incident?.id).toBe(9);
+    });
+  });
+});
+
+describe('streakBoundary', () => {
+  it.each<[string, number | null, number | null, number | null]>([
+    ['nothing stored bounds nothing', null, null, null],
+    ['only a success', T, null, T],
+    ['only a resolution', null, T, T],
+    ['the later of a success and a resolution (resolution later)', T - MIN, T, T],
+    ['the later of a success and a resolution (success later)', T, T - MIN, T],
+  ])('%s', (_name, success, resolved, expected) => {
+    expect(streakBoundary(success, resolved)).toBe(expected);
   });
 });

@@ -181,14 +181,27 @@ function onPause(state: SensorState, at: number): Transition {
 /** What stored data says about a sensor at process start. */
 export interface StoredHistory {
   enabled: boolean;
-  /** The newest result, or null when the sensor has none. */
-  newest: { success: boolean; message: string } | null;
-  /** Failures since the last success (all of them when there was never a success). */
+  /** The newest stored result, or null when the sensor has none. */
+  newest: { at: number; success: boolean; message: string } | null;
+  /** Failures stored after streakBoundary(…) (all of them when nothing bounds the streak). */
   trailingFailures: number;
-  /** Timestamp of the first failure of that streak. */
+  /** Timestamp of the first of those failures. */
   streakStartedAt: number | null;
   openIncident: OpenIncident | null;
+  /** When the sensor's most recently resolved incident was resolved; null when none was. */
+  lastResolvedAt: number | null;
   lastAlertAt: number | null;
+}
+
+/**
+ * Failures stored at or before this time never count toward a streak at start: a success ended
+ * them, or an incident that was resolved (by a success whose result never reached the disk, a
+ * maintenance window or a pause) already covered them. Null: nothing bounds the streak.
+ */
+export function streakBoundary(lastSuccessAt: number | null, lastResolvedAt: number | null): number | null {
+  if (lastSuccessAt === null) return lastResolvedAt;
+  if (lastResolvedAt === null) return lastSuccessAt;
+  return Math.max(lastSuccessAt, lastResolvedAt);
 }
 
 export interface Rebuilt {
@@ -201,8 +214,9 @@ export const RECONSTRUCTED_SUFFIX = ' (reconstructed after restart)';
 
 /**
  * Runtime state rebuilt from stored data at start. A known outage keeps its incident and sends
- * nothing; trailing failures at the threshold with no incident become a reconstructed incident
- * starting at the first failure of the streak, also without an alert.
+ * nothing. Failures already covered by a stored incident (open, or resolved after them) are that
+ * incident and never reopen it; only failures after the newest resolution that reach the threshold
+ * become a reconstructed incident, starting at the first of them, also without an alert.
  */
 export function rebuildState(
   history: StoredHistory,
@@ -211,11 +225,17 @@ export function rebuildState(
   excuse: Excuse = NOT_EXCUSED,
 ): Rebuilt {
   if (!history.enabled) return { state: { ...INITIAL_STATE, status: 'paused' }, reconstructed: null };
-  const streak = history.trailingFailures;
+  const resolvedAt = history.lastResolvedAt;
+  const covered = (at: number | null) => at !== null && resolvedAt !== null && at <= resolvedAt;
+  // A streak reported from before the newest resolution belongs to that incident, not a new one.
+  const streak = covered(history.streakStartedAt) ? 0 : history.trailingFailures;
   const base = { streak, incident: history.openIncident, lastAlertAt: history.lastAlertAt };
   if (history.openIncident) return { state: { ...base, status: 'down' }, reconstructed: null };
   if (!history.newest) return { state: { ...INITIAL_STATE }, reconstructed: null };
-  if (history.newest.success) return { state: { ...base, status: 'up' }, reconstructed: null };
+  if (history.newest.success) return { state: { ...base, status: 'up', streak: 0 }, reconstructed: null };
+  // Resolved after the newest stored failure: what ended the outage is not stored, nothing is open.
+  if (covered(history.newest.at) || streak === 0)
+    return { state: { ...base, status: 'unknown', streak: 0 }, reconstructed: null };
   if (streak < rules.retries) return { state: { ...base, status: 'warn' }, reconstructed: null };
   if (excused(excuse) || history.streakStartedAt === null)
     return { state: { ...base, status: 'down' }, reconstructed: null };

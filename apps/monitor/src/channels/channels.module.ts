@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { createNotifierCatalogue, NotifierCatalogue } from '@monitor/notifiers';
+import { AlertOutboxModule } from './alert-outbox.module';
 import { ChannelsController } from './channels.controller';
 import { ChannelsService } from './channels.service';
 import { DeliveryService } from './delivery.service';
 
 @Module({
+  imports: [AlertOutboxModule],
   controllers: [ChannelsController],
   providers: [
     { provide: NotifierCatalogue, useFactory: createNotifierCatalogue },

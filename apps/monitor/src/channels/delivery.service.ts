@@ -6,25 +6,39 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
+import { connectionFree } from '../core/database/connection-free';
+import { sqliteHandle } from '../core/database/sqlite-handle';
 import { type AlertEvent, EventBus } from '../core/events/event-bus';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
+import { AlertOutboxRepository, type StoredAlert } from './alert-outbox.repository';
 import { ChannelEntity } from './channel.entity';
 import { ChannelsService } from './channels.service';
 
+/** Finished outbox rows are kept this long (for inspection), then pruned. */
+export const OUTBOX_KEEP_MS = 7 * 24 * 3600_000;
+const PRUNE_EVERY_MS = 3600_000;
+
 /**
- * Delivers alert events to their channels, off the scheduler: each channel has its own queue (one
- * delivery at a time per channel), channels run in parallel, and a slow or failing channel delays
- * no other channel and no probe. The last error of each channel is recorded.
+ * Delivers alerts to their channels from the alert outbox, off the scheduler: each channel has its
+ * own queue (one delivery at a time per channel), channels run in parallel, and a slow or failing
+ * channel delays no other channel and no probe. The last error of each channel is recorded. A row
+ * is marked finished after its delivery ends; rows left unfinished by a crash (or a shutdown that
+ * stopped a delivery) are sent at the next start. The one window left: a kill after the receiver
+ * accepted an alert and before its row is marked sends that alert once more.
  */
 @Injectable()
 export class DeliveryService implements OnModuleInit, OnApplicationShutdown {
   private readonly queues = new Map<number, Promise<void>>();
+  /** Outbox rows queued or being sent in this process: never queued twice. */
+  private readonly claimed = new Set<number>();
   private readonly stop = new AbortController();
   private subscription?: Subscription;
+  private pruner?: NodeJS.Timeout;
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly outbox: AlertOutboxRepository,
     private readonly channels: ChannelsService,
     private readonly events: EventBus,
     private readonly clock: Clock,
@@ -32,11 +46,39 @@ export class DeliveryService implements OnModuleInit, OnApplicationShutdown {
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
   ) {}
 
+  /** Runs before any probe can alert, so alerts left over from the last run go out first. */
   onModuleInit(): void {
     this.subscription = this.events.on('alert').subscribe((alert) => this.dispatch(alert));
+    this.prune();
+    this.pruner = setInterval(() => this.prune(), PRUNE_EVERY_MS);
+    this.pruner.unref();
+    this.resendUnfinished();
+  }
+
+  /** Queues every outbox row whose delivery never finished (a crash, or a stopped delivery). */
+  resendUnfinished(): number {
+    let queued = 0;
+    for (const { outboxId, channelId, alert } of this.outbox.unfinished()) {
+      if (this.claim(outboxId)) {
+        this.enqueue(channelId, () => this.deliver(channelId, outboxId, alert));
+        queued++;
+      }
+    }
+    if (queued > 0) this.logger.info({ alerts: queued }, 'sending alerts left unsent by the last run');
+    return queued;
+  }
+
+  private prune(): void {
+    try {
+      const pruned = this.outbox.pruneFinished(this.clock.now() - OUTBOX_KEEP_MS);
+      if (pruned > 0) this.logger.info({ rows: pruned }, 'pruned delivered alerts from the outbox');
+    } catch (error) {
+      this.logger.warn({ error: (error as Error).message }, 'pruning the alert outbox failed');
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
+    if (this.pruner) clearInterval(this.pruner);
     this.subscription?.unsubscribe();
     this.stop.abort();
     await Promise.allSettled([...this.queues.values()]);
@@ -48,8 +90,15 @@ export class DeliveryService implements OnModuleInit, OnApplicationShutdown {
   }
 
   dispatch(alert: AlertEvent): void {
-    for (const channelId of new Set(alert.channelIds))
-      this.enqueue(channelId, () => this.deliver(channelId, alert));
+    const { deliveries, ...stored } = alert;
+    for (const { channelId, outboxId } of deliveries)
+      if (this.claim(outboxId)) this.enqueue(channelId, () => this.deliver(channelId, outboxId, stored));
+  }
+
+  private claim(outboxId: number): boolean {
+    if (this.claimed.has(outboxId)) return false;
+    this.claimed.add(outboxId);
+    return true;
   }
 
   /** A test message through a saved or unsaved channel: one attempt, its error named. */
@@ -95,9 +144,17 @@ export class DeliveryService implements OnModuleInit, OnApplicationShutdown {
     });
   }
 
-  private async deliver(channelId: number, alert: AlertEvent): Promise<void> {
+  private async deliver(channelId: number, outboxId: number, alert: StoredAlert): Promise<void> {
+    try {
+      await this.send(channelId, outboxId, alert);
+    } finally {
+      this.claimed.delete(outboxId);
+    }
+  }
+
+  private async send(channelId: number, outboxId: number, alert: StoredAlert): Promise<void> {
     const channel = await this.dataSource.getRepository(ChannelEntity).findOneBy({ id: channelId });
-    if (!channel || !channel.enabled) return;
+    if (!channel || !channel.enabled) return this.finish(outboxId, 'channel disabled or deleted');
     const notification = this.notification(alert, channel);
     const outcome = await deliverWithRetries(
       this.channels.notifierOf(channel.type),
@@ -107,6 +164,9 @@ export class DeliveryService implements OnModuleInit, OnApplicationShutdown {
         signal: this.stop.signal,
       },
     );
+    // Stopped by shutdown: left unfinished, so the next start sends it.
+    if (!outcome.ok && this.stop.signal.aborted) return;
+    await this.finish(outboxId, outcome.ok ? null : outcome.error.message);
     await this.record(channelId, outcome);
     const fields = {
       channel_id: channelId,
@@ -118,7 +178,13 @@ export class DeliveryService implements OnModuleInit, OnApplicationShutdown {
     else this.logger.warn({ ...fields, error: outcome.error.message }, 'alert not delivered');
   }
 
-  private notification(alert: AlertEvent, channel: ChannelEntity): Notification {
+  private async finish(outboxId: number, error: string | null): Promise<void> {
+    // Marked outside anyone else's open transaction, whose rollback would undo the mark.
+    await connectionFree(sqliteHandle(this.dataSource));
+    this.outbox.finish(outboxId, this.clock.now(), error);
+  }
+
+  private notification(alert: StoredAlert, channel: ChannelEntity): Notification {
     const url = this.config.base_url ? `${this.config.base_url}/sensors/${alert.sensor.id}` : '';
     const result = alert.result;
     const context: AlertContext = {

@@ -26,8 +26,8 @@ export interface SensorRuntimeColumns {
   lastAlertAt: number | null;
 }
 
-/** Longest a result waits in memory before it is written. */
-export const FLUSH_INTERVAL_MS = 5000;
+/** Longest a result waits in memory before it is written: about what a kill -9 can lose. */
+export const FLUSH_INTERVAL_MS = 1000;
 /** A batch this large is written at once. */
 export const FLUSH_SIZE = 2000;
 /** Results kept for a retry when writing fails; older ones are dropped beyond this. */
@@ -102,13 +102,54 @@ export class ResultWriter implements OnModuleInit {
 
   /** Queues a result (and the sensor's runtime columns); returns the timestamp it is stored under. */
   enqueue(result: StoredResult, sensor?: SensorRuntimeColumns): number {
-    const previous = this.lastTs.get(result.sensorId) ?? 0;
-    const ts = Math.max(result.ts, previous + 1);
-    this.lastTs.set(result.sensorId, ts);
+    const ts = this.nextTs(result);
     this.results.push({ ...result, ts });
     if (sensor) this.sensors.set(result.sensorId, sensor);
     if (this.results.length >= FLUSH_SIZE) this.flush();
     else this.arm();
+    return ts;
+  }
+
+  /**
+   * Writes one result and the sensor's runtime columns at once, inside the caller's synchronous
+   * transaction on the shared connection: a result that opens or closes an incident commits with
+   * it. Returns the timestamp it is stored under. Earlier results of the sensor may still wait in
+   * the batch; its waiting runtime columns are older than these and are dropped.
+   */
+  writeNow(result: StoredResult, sensor: SensorRuntimeColumns): number {
+    const ts = this.nextTs(result);
+    this.insertResult.run(
+      result.sensorId,
+      ts,
+      result.success ? 1 : 0,
+      result.statusCode,
+      result.latencyMs,
+      result.message,
+      result.sensorId,
+    );
+    this.writeSensorNow(result.sensorId, sensor);
+    return ts;
+  }
+
+  /** A sensor's runtime columns, inside the caller's synchronous transaction (see writeNow). */
+  writeSensorNow(sensorId: number, s: SensorRuntimeColumns): void {
+    this.sensors.delete(sensorId);
+    this.updateSensor.run(
+      s.status,
+      s.message,
+      s.lastCheckedAt,
+      s.latencyMs,
+      s.streak,
+      s.statusChangedAt,
+      s.lastAlertAt,
+      sensorId,
+    );
+  }
+
+  private nextTs(result: StoredResult): number {
+    const previous = this.lastTs.get(result.sensorId) ?? 0;
+    const ts = Math.max(result.ts, previous + 1);
+    this.lastTs.set(result.sensorId, ts);
     return ts;
   }
 

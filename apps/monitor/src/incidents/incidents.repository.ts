@@ -1,13 +1,68 @@
 import { Injectable } from '@nestjs/common';
+import type Database from 'better-sqlite3';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { IncidentEntity } from './incident.entity';
 import { containsPattern } from '../core/database/like-pattern';
+import { sqliteHandle } from '../core/database/sqlite-handle';
 import type { IncidentFilter } from './incident-query';
 
 /** Incident rows. Incidents are never deleted on their own (only with their sensor). */
 @Injectable()
 export class IncidentsRepository {
+  private statements?: {
+    insert: Database.Statement;
+    byId: Database.Statement;
+    resolve: Database.Statement;
+  };
+
   constructor(private readonly dataSource: DataSource) {}
+
+  private prepared() {
+    const db = sqliteHandle(this.dataSource);
+    this.statements ??= {
+      insert: db.prepare(
+        `INSERT INTO incidents (sensor_id, started_at, resolved_at, cause, acknowledged, acknowledged_by,
+           acknowledged_at, note, reconstructed) VALUES (?, ?, NULL, ?, 0, NULL, NULL, '', 0)`,
+      ),
+      byId: db.prepare('SELECT * FROM incidents WHERE id = ?'),
+      resolve: db.prepare('UPDATE incidents SET resolved_at = ?, note = ? WHERE id = ?'),
+    };
+    return this.statements;
+  }
+
+  /**
+   * Opens an incident inside the caller's synchronous transaction on the shared connection, so
+   * that it commits together with the result and the alerts that caused it.
+   */
+  openNow(sensorId: number, startedAt: number, cause: string): IncidentEntity {
+    const { insert, byId } = this.prepared();
+    const { lastInsertRowid } = insert.run(sensorId, startedAt, cause);
+    return entityOf(byId.get(lastInsertRowid) as IncidentRow);
+  }
+
+  /** findById() as a synchronous read, for use inside the caller's transaction (see openNow). */
+  findNow(id: number): IncidentEntity | null {
+    const row = this.prepared().byId.get(id) as IncidentRow | undefined;
+    return row ? entityOf(row) : null;
+  }
+
+  /** close() inside the caller's synchronous transaction (see openNow). */
+  closeNow(id: number, resolvedAt: number, note: string | null): IncidentEntity | null {
+    const { byId, resolve } = this.prepared();
+    const row = byId.get(id) as IncidentRow | undefined;
+    if (!row || row.resolved_at !== null) return row ? entityOf(row) : null;
+    const merged = note ? (row.note ? `${row.note}\n${note}` : note) : row.note;
+    resolve.run(resolvedAt, merged, id);
+    return entityOf({ ...row, resolved_at: resolvedAt, note: merged });
+  }
+
+  /** When each sensor's newest resolved incident was resolved, for rebuilding runtime state. */
+  async lastResolved(): Promise<Map<number, number>> {
+    const rows = (await this.dataSource.query(
+      'SELECT sensor_id, max(resolved_at) AS at FROM incidents WHERE resolved_at IS NOT NULL GROUP BY sensor_id',
+    )) as { sensor_id: number; at: number }[];
+    return new Map(rows.map((r) => [r.sensor_id, r.at]));
+  }
 
   private repo(manager?: EntityManager) {
     return (manager ?? this.dataSource.manager).getRepository(IncidentEntity);
@@ -97,4 +152,32 @@ export class IncidentsRepository {
   allOpen(): Promise<IncidentEntity[]> {
     return this.repo().findBy({ resolvedAt: IsNull() });
   }
+}
+
+interface IncidentRow {
+  id: number;
+  sensor_id: number;
+  started_at: number;
+  resolved_at: number | null;
+  cause: string;
+  acknowledged: number;
+  acknowledged_by: string | null;
+  acknowledged_at: number | null;
+  note: string;
+  reconstructed: number;
+}
+
+function entityOf(row: IncidentRow): IncidentEntity {
+  return Object.assign(new IncidentEntity(), {
+    id: row.id,
+    sensorId: row.sensor_id,
+    startedAt: row.started_at,
+    resolvedAt: row.resolved_at,
+    cause: row.cause,
+    acknowledged: row.acknowledged === 1,
+    acknowledgedBy: row.acknowledged_by,
+    acknowledgedAt: row.acknowledged_at,
+    note: row.note,
+    reconstructed: row.reconstructed === 1,
+  });
 }

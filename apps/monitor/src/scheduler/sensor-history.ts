@@ -1,12 +1,13 @@
 import type Database from 'better-sqlite3';
-import type { StoredHistory } from '@monitor/domain';
+import { streakBoundary, type StoredHistory } from '@monitor/domain';
 import type { SparkPoint } from '@monitor/contracts';
 
 export const SPARKLINE_LENGTH = 30;
 
 /**
  * Prepared reads of one sensor's stored results, used once per sensor at start: the streak since
- * the last success, the newest result and the sparkline. Every query is a primary-key range scan.
+ * the last success or the newest incident resolution, the newest result and the sparkline. Every
+ * query is a primary-key range scan.
  */
 export class SensorHistoryReader {
   private readonly lastSuccess: Database.Statement;
@@ -25,33 +26,28 @@ export class SensorHistoryReader {
     );
   }
 
-  read(sensorId: number): {
-    history: Omit<StoredHistory, 'enabled' | 'openIncident' | 'lastAlertAt'>;
+  /** `lastResolvedAt`: when the sensor's newest resolved incident was resolved (bounds the streak). */
+  read(
+    sensorId: number,
+    lastResolvedAt: number | null = null,
+  ): {
+    history: Omit<StoredHistory, 'enabled' | 'openIncident' | 'lastAlertAt' | 'lastResolvedAt'>;
     recent: RecentRow[];
   } {
     const recent = this.newest.all(sensorId, SPARKLINE_LENGTH) as RecentRow[];
     const newest = recent[0];
     if (!newest) return { history: { newest: null, trailingFailures: 0, streakStartedAt: null }, recent };
+    const stored = { at: newest.ts, success: newest.success === 1, message: newest.message };
     if (newest.success) {
-      return {
-        history: {
-          newest: { success: true, message: newest.message },
-          trailingFailures: 0,
-          streakStartedAt: null,
-        },
-        recent,
-      };
+      return { history: { newest: stored, trailingFailures: 0, streakStartedAt: null }, recent };
     }
     const { ts: lastOk } = this.lastSuccess.get(sensorId) as { ts: number | null };
-    const { n, first } = this.streakSince.get(sensorId, lastOk ?? -1) as { n: number; first: number | null };
-    return {
-      history: {
-        newest: { success: false, message: newest.message },
-        trailingFailures: n,
-        streakStartedAt: first,
-      },
-      recent,
+    const boundary = streakBoundary(lastOk, lastResolvedAt);
+    const { n, first } = this.streakSince.get(sensorId, boundary ?? -1) as {
+      n: number;
+      first: number | null;
     };
+    return { history: { newest: stored, trailingFailures: n, streakStartedAt: first }, recent };
   }
 }
 

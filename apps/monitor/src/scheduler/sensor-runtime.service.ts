@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Incident, ProbeResult } from '@monitor/contracts';
+import type { ProbeResult } from '@monitor/contracts';
 import {
   Excuse,
   INITIAL_STATE,
@@ -18,18 +18,19 @@ import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
 import { ResultWriter } from '../history/result-writer.service';
 import { IncidentsRepository } from '../incidents/incidents.repository';
-import { toIncidentView } from '../incidents/incident.view';
 import { MaintenanceService } from '../maintenance/maintenance.service';
 import type { RuntimeEntry, SensorDefinition } from './runtime-entry';
 import { type RecentRow, SensorHistoryReader, SPARKLINE_LENGTH, toSparkPoint } from './sensor-history';
 import { SensorLocks } from './sensor-locks';
+import { StateChangeWriter, type WrittenChange } from './state-change-writer';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
- * Every sensor's live state. Results go through the state machine under a per-sensor lock; the
- * transition and its incident changes are written first, and alerts and events go out after the
- * lock is released.
+ * Every sensor's live state. Results go through the state machine under a per-sensor lock. A step
+ * that opens or closes an incident or alerts is written at once in one transaction (result,
+ * incident, runtime columns, alert outbox rows); other results wait in the result batch. Alerts
+ * and events go out after the lock is released.
  */
 @Injectable()
 export class SensorRuntimeService {
@@ -41,6 +42,7 @@ export class SensorRuntimeService {
     private readonly dataSource: DataSource,
     private readonly writer: ResultWriter,
     private readonly incidents: IncidentsRepository,
+    private readonly changes: StateChangeWriter,
     private readonly maintenance: MaintenanceService,
     private readonly events: EventBus,
     private readonly clock: Clock,
@@ -59,6 +61,7 @@ export class SensorRuntimeService {
   async rebuild(definitions: SensorDefinition[]): Promise<{ reconstructed: number }> {
     const reader = new SensorHistoryReader(sqliteHandle(this.dataSource));
     const open = new Map((await this.incidents.allOpen()).map((i) => [i.sensorId, i]));
+    const lastResolved = await this.incidents.lastResolved();
     const lastAlerts = new Map(
       (
         (await this.dataSource.query('SELECT id, last_alert_at FROM sensors')) as {
@@ -71,7 +74,8 @@ export class SensorRuntimeService {
     let reconstructed = 0;
     this.entries.clear();
     for (const definition of parentsFirst(definitions)) {
-      const { history, recent } = reader.read(definition.id);
+      const resolvedAt = lastResolved.get(definition.id) ?? null;
+      const { history, recent } = reader.read(definition.id, resolvedAt);
       const incident = open.get(definition.id);
       const rebuilt = rebuildState(
         {
@@ -80,6 +84,7 @@ export class SensorRuntimeService {
           openIncident: incident
             ? { id: incident.id, startedAt: incident.startedAt, acknowledged: incident.acknowledged }
             : null,
+          lastResolvedAt: resolvedAt,
           lastAlertAt: lastAlerts.get(definition.id) ?? null,
         },
         { retries: definition.retries, reminderEvery: definition.reminderEvery },
@@ -182,8 +187,7 @@ export class SensorRuntimeService {
     const id = entry.definition.id;
     let result: ProbeResult | null = null;
     let step!: Transition;
-    let incidentViews: Incident[] = [];
-    let alertIncident: Incident | null = null;
+    let written: WrittenChange = { ts: null, incidents: [], alerts: [] };
     await this.locks.run(id, async () => {
       step = transition(
         entry.state,
@@ -191,89 +195,55 @@ export class SensorRuntimeService {
         event,
         this.excuse(entry.definition, event.at),
       );
-      incidentViews = await this.writeIncidents(entry, step);
-      alertIncident = await this.alertIncident(entry, step, incidentViews);
+      const atOnce = StateChangeWriter.needed(step);
+      if (atOnce) await this.changes.ready();
+      const statusChanged = step.effects.some((e) => e.kind === 'status-changed');
+      const statusChangedAt = statusChanged ? event.at : entry.statusChangedAt;
+      const columns = {
+        status: step.state.status,
+        message: outcome ? outcome.message : entry.message,
+        lastCheckedAt: outcome ? event.at : (entry.lastCheckedAt ?? event.at),
+        latencyMs: outcome ? outcome.latencyMs : entry.latencyMs,
+        streak: step.state.streak,
+        statusChangedAt,
+        lastAlertAt: step.state.lastAlertAt,
+      };
+      const stored = outcome ? { sensorId: id, ts: event.at, ...outcomeColumns(outcome) } : null;
+      let ts: number | null = null;
+      if (atOnce) {
+        const caused = outcome && stored ? { stored, view: (at: number) => resultView(at, outcome) } : null;
+        try {
+          written = this.changes.write(entry, step, event.at, caused, columns);
+        } catch (error) {
+          // Nothing of the step was written: the state stays and the next result tries again;
+          // the result itself waits in the batch like any other.
+          if (stored) this.writer.enqueue(stored);
+          throw error;
+        }
+        ts = written.ts;
+      } else if (stored) ts = this.writer.enqueue(stored, columns);
+      else if (step.effects.length > 0) this.writer.enqueueSensor(id, columns);
+      // Only a written step moves the runtime state (a failed write throws above and changes nothing).
       entry.state = step.state;
-      if (step.effects.some((e) => e.kind === 'status-changed')) entry.statusChangedAt = event.at;
-      const columns = () => ({
-        status: entry.state.status,
-        message: entry.message,
-        lastCheckedAt: entry.lastCheckedAt ?? event.at,
-        latencyMs: entry.latencyMs,
-        streak: entry.state.streak,
-        statusChangedAt: entry.statusChangedAt,
-        lastAlertAt: entry.state.lastAlertAt,
-      });
-      if (outcome) {
+      entry.statusChangedAt = statusChangedAt;
+      if (outcome && ts !== null) {
         entry.message = outcome.message;
         entry.lastCheckedAt = event.at;
         entry.latencyMs = outcome.latencyMs;
-        const ts = this.writer.enqueue({ sensorId: id, ts: event.at, ...outcomeColumns(outcome) }, columns());
         result = resultView(ts, outcome);
         entry.lastResult = result;
         this.pushSpark(entry, ts, outcome);
-      } else if (step.effects.length > 0) {
-        this.writer.enqueueSensor(id, columns());
       }
     });
-    this.announce(entry, step, result, incidentViews, alertIncident);
+    this.announce(entry, step, result, written);
     return result;
-  }
-
-  /** Incident rows change in their own transaction, before anything is announced. */
-  private async writeIncidents(entry: RuntimeEntry, step: Transition): Promise<Incident[]> {
-    const views: Incident[] = [];
-    for (const effect of step.effects) {
-      if (effect.kind === 'open-incident') {
-        const stored = await this.dataSource.transaction(async (manager) => {
-          const incident = await this.incidents.open(
-            entry.definition.id,
-            effect.startedAt,
-            effect.cause,
-            false,
-            manager,
-          );
-          await manager.query('UPDATE sensors SET status = ?, last_alert_at = ? WHERE id = ?', [
-            step.state.status,
-            step.state.lastAlertAt,
-            entry.definition.id,
-          ]);
-          return incident;
-        });
-        if (step.state.incident) step.state.incident.id = stored.id;
-        views.push(toIncidentView(stored, entry.definition.name));
-      } else if (effect.kind === 'close-incident' && entry.state.incident?.id) {
-        const closed = await this.incidents.close(entry.state.incident.id, effect.resolvedAt, effect.note);
-        if (closed) views.push(toIncidentView(closed, entry.definition.name));
-      } else if (effect.kind === 'alert' && effect.alert === 'reminder') {
-        await this.dataSource.query('UPDATE sensors SET last_alert_at = ? WHERE id = ?', [
-          effect.at,
-          entry.definition.id,
-        ]);
-      }
-    }
-    return views;
-  }
-
-  /** The incident an alert is about: the one just opened or closed, else (reminders) the open one. */
-  private async alertIncident(
-    entry: RuntimeEntry,
-    step: Transition,
-    changed: Incident[],
-  ): Promise<Incident | null> {
-    if (!step.effects.some((e) => e.kind === 'alert')) return null;
-    if (changed[0]) return changed[0];
-    const id = step.state.incident?.id;
-    const open = id ? await this.incidents.findById(id) : null;
-    return open ? toIncidentView(open, entry.definition.name) : null;
   }
 
   private announce(
     entry: RuntimeEntry,
     step: Transition,
     result: ProbeResult | null,
-    incidents: Incident[],
-    alertIncident: Incident | null,
+    written: WrittenChange,
   ): void {
     const id = entry.definition.id;
     if (result) this.events.emit('result', { sensor_id: id, result });
@@ -291,29 +261,10 @@ export class SensorRuntimeService {
         });
       }
     }
-    for (const incident of incidents) this.events.emit('incident', { sensor_id: id, incident });
-    for (const effect of step.effects) {
-      if (effect.kind !== 'alert') continue;
-      const d = entry.definition;
-      this.events.emit('alert', {
-        kind: effect.alert,
-        at: effect.at,
-        sensor: {
-          id,
-          name: d.name,
-          type: d.type,
-          target: d.target,
-          group: d.group,
-          tags: d.tags,
-          status: entry.state.status,
-        },
-        channelIds: d.channelIds,
-        result: entry.lastResult,
-        incident: alertIncident,
-        downSince: effect.downSince,
-        downForMs: effect.downForMs,
-      });
-      this.logger.info({ sensor_id: id, alert: effect.alert, down_for_ms: effect.downForMs }, 'alert');
+    for (const incident of written.incidents) this.events.emit('incident', { sensor_id: id, incident });
+    for (const alert of written.alerts) {
+      this.events.emit('alert', alert);
+      this.logger.info({ sensor_id: id, alert: alert.kind, down_for_ms: alert.downForMs }, 'alert');
     }
   }
 }

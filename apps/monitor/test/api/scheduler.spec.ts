@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import type { ScheduleQueue } from '@monitor/domain';
-import { ResultWriter } from '../../src/history/result-writer.service';
+import { FLUSH_INTERVAL_MS, ResultWriter } from '../../src/history/result-writer.service';
 import { SchedulerService } from '../../src/scheduler/scheduler.service';
 import { SensorRuntimeService } from '../../src/scheduler/sensor-runtime.service';
 import { call, Headers, setupAdmin } from './support/http';
@@ -373,7 +373,7 @@ describe('result writer: batches, never one transaction per probe', () => {
     await target?.close();
   });
 
-  it('30 probe results in about 3 s are written in one or two transactions', async () => {
+  it('30 probe results in about 3 s are written in a few transactions, one per flush interval', async () => {
     const writer = t.app.get(ResultWriter) as unknown as { writeBatch: (...args: unknown[]) => void };
     const original = writer.writeBatch;
     let batches = 0;
@@ -390,8 +390,8 @@ describe('result writer: batches, never one transaction per probe', () => {
     const results = await countResults(t);
     expect(results).toBeGreaterThanOrEqual(20);
     expect(batches).toBeGreaterThanOrEqual(1);
-    expect(batches).toBeLessThanOrEqual(2);
-    expect(results / batches).toBeGreaterThanOrEqual(10);
+    expect(batches).toBeLessThanOrEqual(Math.ceil(3000 / FLUSH_INTERVAL_MS) + 2);
+    expect(results / batches).toBeGreaterThanOrEqual(5);
   });
 });
 
@@ -412,14 +412,13 @@ describe('result writer: shutdown writes what is queued', () => {
   it('results still queued at close are in the database afterwards, and a restart rebuilds from them', async () => {
     const t = await startTestApp({ dataDir });
     let sensor: Sensor;
-    let queued: number;
+    let queued: number[];
     try {
       const admin = await setupAdmin(t);
       sensor = await createSensor(t, admin, httpSensor('shutdown', `${target.base}/shutdown`, 1));
-      const writer = t.app.get(ResultWriter) as unknown as { results: { sensorId: number }[] };
-      await waitFor(() => writer.results.length >= 2, 4000, 'two queued results');
-      expect(await countResults(t, sensor.id)).toBe(0);
-      queued = writer.results.length;
+      const writer = t.app.get(ResultWriter) as unknown as { results: { sensorId: number; ts: number }[] };
+      await waitFor(() => writer.results.length >= 1, 4000, 'a queued result');
+      queued = writer.results.map((r) => r.ts);
     } finally {
       await t.close();
     }
@@ -433,7 +432,7 @@ describe('result writer: shutdown writes what is queued', () => {
     } finally {
       db.close();
     }
-    expect(stored.length).toBeGreaterThanOrEqual(queued);
+    expect(stored.map((r) => r.ts)).toEqual(expect.arrayContaining(queued));
     expect([...new Set(stored.map((r) => r.message))]).toEqual(['HTTP 200']);
 
     // The next start (scheduler held back) rebuilds the sensor's state from those rows.

@@ -15,7 +15,8 @@ export interface AlertEvent {
     tags: string[];
     status: SensorStatus;
   };
-  channelIds: number[];
+  /** One stored outbox row per channel of the sensor: the delivery marks it finished. */
+  deliveries: { channelId: number; outboxId: number }[];
   result: ProbeResult | null;
   incident: Incident | null;
   downSince: number;

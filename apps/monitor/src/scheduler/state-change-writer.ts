@@ -1,0 +1,109 @@
+import { Injectable } from '@nestjs/common';
+import type { Incident, ProbeResult } from '@monitor/contracts';
+import type { Transition } from '@monitor/domain';
+import type Database from 'better-sqlite3';
+import { DataSource } from 'typeorm';
+import { AlertOutboxRepository, type StoredAlert } from '../channels/alert-outbox.repository';
+import { connectionFree } from '../core/database/connection-free';
+import { sqliteHandle } from '../core/database/sqlite-handle';
+import type { AlertEvent } from '../core/events/event-bus';
+import { ResultWriter, type SensorRuntimeColumns, type StoredResult } from '../history/result-writer.service';
+import { toIncidentView } from '../incidents/incident.view';
+import { IncidentsRepository } from '../incidents/incidents.repository';
+import type { RuntimeEntry } from './runtime-entry';
+
+/** What a state change wrote: the result's stored time, the incidents it changed, its alerts. */
+export interface WrittenChange {
+  ts: number | null;
+  incidents: Incident[];
+  alerts: AlertEvent[];
+}
+
+/**
+ * Writes a state change (an incident opened or closed, an alert) in ONE synchronous transaction:
+ * the incident row, the result that caused it, the sensor's runtime columns and one alert outbox
+ * row per channel. A kill -9 leaves either all of it or none of it, so a restart neither reopens a
+ * resolved outage nor loses an announced one.
+ */
+@Injectable()
+export class StateChangeWriter {
+  private db?: Database.Database;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly writer: ResultWriter,
+    private readonly incidents: IncidentsRepository,
+    private readonly outbox: AlertOutboxRepository,
+  ) {}
+
+  private connection(): Database.Database {
+    return (this.db ??= sqliteHandle(this.dataSource));
+  }
+
+  /** Waits until no one else holds a transaction open; call right before write(), no await between. */
+  ready(): Promise<void> {
+    return connectionFree(this.connection());
+  }
+
+  /** True when a step must be written by write() rather than left to the result batch. */
+  static needed(step: Transition): boolean {
+    return step.effects.some((e) => e.kind !== 'status-changed');
+  }
+
+  write(
+    entry: RuntimeEntry,
+    step: Transition,
+    at: number,
+    result: { stored: StoredResult; view: (ts: number) => ProbeResult } | null,
+    columns: SensorRuntimeColumns,
+  ): WrittenChange {
+    return this.connection().transaction(() => {
+      const d = entry.definition;
+      const changed: Incident[] = [];
+      for (const effect of step.effects) {
+        if (effect.kind === 'open-incident') {
+          const opened = this.incidents.openNow(d.id, effect.startedAt, effect.cause);
+          if (step.state.incident) step.state.incident.id = opened.id;
+          changed.push(toIncidentView(opened, d.name));
+        } else if (effect.kind === 'close-incident' && entry.state.incident?.id) {
+          const closed = this.incidents.closeNow(entry.state.incident.id, effect.resolvedAt, effect.note);
+          if (closed) changed.push(toIncidentView(closed, d.name));
+        }
+      }
+      let ts: number | null = null;
+      if (result) ts = this.writer.writeNow(result.stored, columns);
+      else this.writer.writeSensorNow(d.id, columns);
+      const lastResult = result && ts !== null ? result.view(ts) : entry.lastResult;
+      const alerts: AlertEvent[] = [];
+      for (const effect of step.effects) {
+        if (effect.kind !== 'alert') continue;
+        const alert: StoredAlert = {
+          kind: effect.alert,
+          at: effect.at,
+          sensor: {
+            id: d.id,
+            name: d.name,
+            type: d.type,
+            target: d.target,
+            group: d.group,
+            tags: d.tags,
+            status: step.state.status,
+          },
+          result: lastResult,
+          incident: changed[0] ?? this.openIncident(step, d.name),
+          downSince: effect.downSince,
+          downForMs: effect.downForMs,
+        };
+        alerts.push({ ...alert, deliveries: this.outbox.addNow(alert, d.channelIds, at) });
+      }
+      return { ts, incidents: changed, alerts };
+    })();
+  }
+
+  /** A reminder is about the incident still open. */
+  private openIncident(step: Transition, sensorName: string): Incident | null {
+    const id = step.state.incident?.id;
+    const open = id ? this.incidents.findNow(id) : null;
+    return open ? toIncidentView(open, sensorName) : null;
+  }
+}

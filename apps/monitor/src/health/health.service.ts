@@ -22,7 +22,7 @@ export class HealthService {
     } catch (error) {
       throw new DatabaseUnavailableError(`database did not answer: ${(error as Error).message}`);
     }
-    if (this.storage.problem()) this.tryWrite();
+    if (this.storage.problem()?.disk) this.tryWrite();
     const problem = this.storage.describe();
     if (problem) throw new StorageUnavailableError(503, problem);
     return { status: 'ok', version: buildInfo().version, uptime: Math.floor(process.uptime()) };
@@ -33,8 +33,9 @@ export class HealthService {
   }
 
   /**
-   * While writes fail, a health check tries one write that changes nothing (it sets the
-   * application id to the value it has), so an idle installation notices that space came back.
+   * While writes fail for a disk reason, a health check tries one write that changes nothing (it
+   * sets the application id to the value it has), so an idle installation notices that space came
+   * back. Other failures (a trigger, a bug) end only when their writer succeeds.
    */
   private tryWrite(): void {
     const db = sqliteHandle(this.dataSource);

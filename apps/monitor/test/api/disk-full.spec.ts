@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
+import { StorageHealth } from '../../src/core/database/storage-health';
 import { ResultWriter } from '../../src/history/result-writer.service';
 import { ADMIN, call, Headers, setupAdmin, signIn } from './support/http';
 import { createSensor, flush, HttpTarget, Sensor, sql, startHttpTarget } from './support/sensors';
@@ -90,6 +91,7 @@ describe('a full disk', () => {
         interval: 1,
       });
       const writer = t.app.get(ResultWriter);
+      const health = t.app.get(StorageHealth);
       await waitFor('a first result', () => writer.oldestPending() < Infinity);
       flush(t);
 
@@ -111,10 +113,13 @@ describe('a full disk', () => {
 
       // Results of the spell wait in memory; retries back off instead of following every result.
       await waitFor('results while full', () => target!.hits >= 4 && writer.oldestPending() < Infinity);
+      flush(t);
+      const failuresBefore = health.problem()?.failures;
       for (let i = 0; i < 20; i++) flush(t);
-      const health = await call<{ error: string }>(t, 'GET', '/healthz');
-      expect(health.status).toBe(503);
-      expect(health.body.error).toMatch(/^database writes failing since \d{4}-.*SQLITE_FULL/);
+      expect(health.problem()?.failures).toBe(failuresBefore);
+      const healthz = await call<{ error: string }>(t, 'GET', '/healthz');
+      expect(healthz.status).toBe(503);
+      expect(healthz.body.error).toMatch(/^database writes failing since \d{4}-.*SQLITE_FULL/);
       const doctor = await call<{ ok: boolean; checks: { name: string; ok: boolean; detail: string }[] }>(
         t,
         'POST',

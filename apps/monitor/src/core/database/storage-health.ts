@@ -10,6 +10,8 @@ export interface StorageProblem {
   reason: string;
   /** Writes that failed in this spell. */
   failures: number;
+  /** The last failure came from the disk (full, I/O, busy), so a test write can tell when it ends. */
+  disk: boolean;
 }
 
 /**
@@ -25,9 +27,10 @@ export class StorageHealth {
   constructor(@Optional() @Inject(APP_LOGGER) private readonly logger?: AppLogger) {}
 
   /** Records a failed write; true when this starts a spell of failures (log once, not per write). */
-  failed(reason: string, at = Date.now()): boolean {
+  failed(reason: string, at = Date.now(), disk = false): boolean {
     const started = this.current === null;
-    this.current = { since: this.current?.since ?? at, reason, failures: (this.current?.failures ?? 0) + 1 };
+    const failures = (this.current?.failures ?? 0) + 1;
+    this.current = { since: this.current?.since ?? at, reason, failures, disk };
     return started;
   }
 
@@ -56,7 +59,7 @@ export class StorageHealth {
   reportFailure(error: unknown, fields: Record<string, unknown> = {}): StorageFailure | null {
     const failure = classifyStorageError(error);
     if (!failure) return null;
-    if (this.failed(failure.reason)) {
+    if (this.failed(failure.reason, Date.now(), true)) {
       const msg = failure.status === 507 ? 'storage full' : 'database writes failing';
       this.logger?.error({ reason: failure.reason, ...fields }, msg);
     }

@@ -25,6 +25,7 @@ describe('StorageHealth', () => {
       since: 1000,
       reason: 'SQLITE_FULL: database or disk is full',
       failures: 2,
+      disk: false,
     });
     expect(health.recovered()).toBe(true);
     expect(health.recovered()).toBe(false);
@@ -42,6 +43,7 @@ describe('StorageHealth', () => {
     ]);
     expect(lines[0]).toMatchObject({ reason: 'SQLITE_FULL: the disk is full', pending_results: 0 });
     expect(lines[1]).toMatchObject({ failed_writes: 50, results_written: 49 });
+    expect(health.problem()).toBeNull();
   });
 
   it('ignores errors that say nothing about storage and names I/O failures apart from a full disk', () => {
@@ -52,6 +54,7 @@ describe('StorageHealth', () => {
     expect(health.problem()).toBeNull();
     health.reportFailure(Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_WRITE' }), {});
     expect(lines.map((l) => l.msg)).toEqual(['database writes failing']);
+    expect(health.problem()?.disk).toBe(true);
     expect(health.describe()).toMatch(
       /^database writes failing since \d{4}-\d\d-\d\dT.*Z: SQLITE_IOERR_WRITE: the disk failed to read or write \(1 failed write\)$/,
     );

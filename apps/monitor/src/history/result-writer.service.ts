@@ -59,6 +59,7 @@ export class ResultWriter implements OnModuleInit {
   private failures = 0;
   private retryAt = 0;
   private dropped = 0;
+  private awaitingRecovery = false;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -196,7 +197,18 @@ export class ResultWriter implements OnModuleInit {
       if (this.health.failed(reason))
         this.logger.error({ error: reason, ...fields }, 'writing probe results failed');
     }
-    if (this.failures === 1) this.health.whenRecovered(() => this.retryNow());
+    if (this.lifecycle.closing) {
+      // No later attempt: the connection closes next. Say what is lost rather than wait for it.
+      this.logger.error({ results: this.results.length }, 'probe results not written at shutdown');
+      return;
+    }
+    if (!this.awaitingRecovery) {
+      this.awaitingRecovery = true;
+      this.health.whenRecovered(() => {
+        this.awaitingRecovery = false;
+        this.retryNow();
+      });
+    }
     const delay = Math.min(RETRY_FIRST_MS * 2 ** (this.failures - 1), RETRY_MAX_MS);
     this.retryAt = Date.now() + delay;
     if (this.timer) clearTimeout(this.timer);

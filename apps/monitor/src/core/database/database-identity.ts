@@ -85,8 +85,8 @@ export function identifyDatabaseFile(file: string): DatabaseIdentity | { kind: '
   if (!fs.existsSync(file) || fs.statSync(file).size === 0) return { kind: 'new' };
   const header = readHeader(file);
   if (!header) return { kind: 'not-sqlite' };
-  // The header holds the application id (offset 68): ours needs no further look.
-  if (!fs.existsSync(`${file}-wal`) && header.readInt32BE(68) === APPLICATION_ID) return { kind: 'ours' };
+  // The header holds the application id (offset 68); once ours, a -wal file cannot unmark it.
+  if (header.readInt32BE(68) === APPLICATION_ID) return { kind: 'ours' };
   const db = openUnchanged(file);
   try {
     return identifyDatabase(db);

@@ -36,13 +36,9 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
     return { status: fastify.statusCode, message: fastify.message };
   }
   // A write refused by a full or failing disk: 507/503 so clients know nothing was saved.
-  return (
-    storageErrorResponse(exception) ?? {
-      status: 500,
-      message: GENERIC_SERVER_ERROR,
-      cause: describeCause(exception),
-    }
-  );
+  const storage = storageErrorResponse(exception);
+  if (storage) return storage;
+  return { status: 500, message: GENERIC_SERVER_ERROR, cause: describeCause(exception) };
 }
 
 function httpExceptionMessage(exception: HttpException): string {

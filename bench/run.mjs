@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { run as backup } from './backup.mjs';
 import { run as dashboard } from './dashboard.mjs';
 import { run as delivery } from './delivery.mjs';
+import { run as diskFull } from './disk-full.mjs';
 import { run as history } from './history.mjs';
 import { run as kill } from './kill.mjs';
 import { run as live } from './live.mjs';
@@ -27,6 +28,7 @@ const results = {
   history: await history(),
   live: await live(),
   backup: await backup(),
+  diskFull: await diskFull(),
   dashboard: await dashboard(),
 };
 mkdirSync('bench/results', { recursive: true });

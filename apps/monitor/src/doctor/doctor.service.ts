@@ -6,6 +6,7 @@ import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
 import { databasePath } from '../core/database/database-path';
 import { sqliteHandle } from '../core/database/sqlite-handle';
+import { StorageHealth } from '../core/database/storage-health';
 import { SchedulerService } from '../scheduler/scheduler.service';
 import { SensorRuntimeService } from '../scheduler/sensor-runtime.service';
 import { SensorsRepository } from '../sensors/sensors.repository';
@@ -82,6 +83,7 @@ export class DoctorService {
     private readonly sensors: SensorsRepository,
     private readonly clock: Clock,
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
+    private readonly storage: StorageHealth,
   ) {
     this.startedAt = clock.now();
   }
@@ -92,6 +94,7 @@ export class DoctorService {
       checkDataDirectory(dataDir),
       ...this.database(dataDir),
       checkDisk(dataDir),
+      this.writes(),
       await this.scheduling(),
       await this.delivery(),
     ];
@@ -109,6 +112,14 @@ export class DoctorService {
         { name: 'migrations', ok: false, detail: 'no database to inspect' },
       ];
     }
+  }
+
+  /** Whether the server's writes currently succeed, as its writers last reported. */
+  private writes(): DoctorCheck {
+    const problem = this.storage.describe();
+    return problem
+      ? { name: 'writes', ok: false, detail: problem }
+      : { name: 'writes', ok: true, detail: 'database writes succeed' };
   }
 
   private async scheduling(): Promise<DoctorCheck> {

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import type { DoctorCheck, DoctorReport } from '@monitor/contracts';
 import Database from 'better-sqlite3';
+import { identifyDatabase, openUnchanged } from '../core/database/database-identity';
 import { databasePath } from '../core/database/database-path';
 import { MIGRATION_NAMES } from '../core/database/migrations';
 
@@ -56,7 +57,7 @@ function checkDatabase(dataDir: string): DoctorCheck[] {
   }
   let db: Database.Database | undefined;
   try {
-    db = openReadOnly(file);
+    db = openUnchanged(file);
     return inspectDatabase(db, file);
   } catch (error) {
     const detail = `${file} cannot be opened: ${(error as Error).message}`;
@@ -74,19 +75,21 @@ function checkDatabase(dataDir: string): DoctorCheck[] {
  * read-only one, or the running server's. Both only read.
  */
 export function inspectDatabase(db: Database.Database, file: string): DoctorCheck[] {
+  const identity = identifyDatabase(db);
+  if (identity.kind === 'foreign') {
+    return [
+      { name: 'database', ok: false, detail: `${file} is not a monitor database (${identity.reason})` },
+      { name: 'migrations', ok: false, detail: 'not inspected: the database belongs to another application' },
+    ];
+  }
   const integrity = db.pragma('quick_check', { simple: true });
+  const unmarked =
+    identity.kind === 'unmarked' ? ' (not yet marked as a monitor database; the next start marks it)' : '';
   const database: DoctorCheck =
     integrity === 'ok'
-      ? { name: 'database', ok: true, detail: `${file} opens and passes quick_check` }
+      ? { name: 'database', ok: true, detail: `${file} opens and passes quick_check${unmarked}` }
       : { name: 'database', ok: false, detail: `quick_check reports: ${String(integrity)}` };
   return [database, checkMigrations(db)];
-}
-
-function openReadOnly(file: string): Database.Database {
-  // With a live -wal file another process has the database open: read through it. Otherwise open
-  // the file as immutable so SQLite does not create -wal/-shm files beside it.
-  if (fs.existsSync(`${file}-wal`)) return new Database(file, { readonly: true, fileMustExist: true });
-  return new Database(`file:${encodeURI(file)}?immutable=1`, { readonly: true, fileMustExist: true });
 }
 
 function checkMigrations(db: Database.Database): DoctorCheck {

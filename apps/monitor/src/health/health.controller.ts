@@ -13,7 +13,10 @@ export class HealthController {
   /** Liveness and readiness for container health checks; no authentication, nothing sensitive. */
   @Get('healthz')
   @ApiOkResponse({ type: HealthStatusDto })
-  @ApiServiceUnavailableResponse({ description: 'the database does not answer' })
+  @ApiServiceUnavailableResponse({
+    description:
+      'the database does not answer, or writes to it fail (disk full, I/O errors); `error` says since when and why',
+  })
   async healthz(): Promise<HealthStatusDto> {
     try {
       return await this.health.health();

@@ -2,12 +2,19 @@ import { Injectable } from '@nestjs/common';
 import type { HealthStatus, VersionInfo } from '@monitor/contracts';
 import { DataSource } from 'typeorm';
 import { buildInfo } from '../core/build-info';
+import { APPLICATION_ID } from '../core/database/database-identity';
+import { sqliteHandle } from '../core/database/sqlite-handle';
+import { StorageUnavailableError } from '../core/database/storage-errors';
+import { StorageHealth } from '../core/database/storage-health';
 
 export class DatabaseUnavailableError extends Error {}
 
 @Injectable()
 export class HealthService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly storage: StorageHealth,
+  ) {}
 
   async health(): Promise<HealthStatus> {
     try {
@@ -15,10 +22,30 @@ export class HealthService {
     } catch (error) {
       throw new DatabaseUnavailableError(`database did not answer: ${(error as Error).message}`);
     }
+    if (this.storage.problem()?.disk) this.tryWrite();
+    const problem = this.storage.describe();
+    if (problem) throw new StorageUnavailableError(503, problem);
     return { status: 'ok', version: buildInfo().version, uptime: Math.floor(process.uptime()) };
   }
 
   version(): VersionInfo {
     return buildInfo();
+  }
+
+  /**
+   * While writes fail for a disk reason, a health check tries one write that changes nothing (it
+   * sets the application id to the value it has), so an idle installation notices that space came
+   * back. Other failures (a trigger, a bug) end only when their writer succeeds.
+   */
+  private tryWrite(): void {
+    const db = sqliteHandle(this.dataSource);
+    // Inside someone else's open transaction the write would prove nothing.
+    if (db.inTransaction) return;
+    try {
+      db.pragma(`application_id = ${APPLICATION_ID}`);
+    } catch {
+      return;
+    }
+    this.storage.reportSuccess({ noticed_by: 'healthz' });
   }
 }

@@ -3,6 +3,8 @@ import type Database from 'better-sqlite3';
 import { DataSource } from 'typeorm';
 import { DatabaseLifecycle } from '../core/database/database.module';
 import { sqliteHandle } from '../core/database/sqlite-handle';
+import { storageErrorCode } from '../core/database/storage-errors';
+import { StorageHealth } from '../core/database/storage-health';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
 
@@ -32,6 +34,11 @@ export const FLUSH_INTERVAL_MS = 1000;
 export const FLUSH_SIZE = 2000;
 /** Results kept for a retry when writing fails; older ones are dropped beyond this. */
 const MAX_PENDING = 100_000;
+/** After a failed write the next try waits 1 s, doubling up to 30 s; new results do not retry. */
+const RETRY_FIRST_MS = 1000;
+const RETRY_MAX_MS = 30_000;
+/** A backlog is written this many results per transaction, one per turn of the event loop. */
+const BACKLOG_CHUNK = 5000;
 
 /**
  * Probe results are written in batches: one transaction for many results, never one per probe.
@@ -48,11 +55,17 @@ export class ResultWriter implements OnModuleInit {
   private insertResult!: Database.Statement;
   private updateSensor!: Database.Statement;
   private writeBatch!: (results: StoredResult[], sensors: Map<number, SensorRuntimeColumns>) => void;
+  /** Failed writes in a row, the time before which only the backoff timer retries, results dropped. */
+  private failures = 0;
+  private retryAt = 0;
+  private dropped = 0;
+  private awaitingRecovery = false;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly lifecycle: DatabaseLifecycle,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
+    private readonly health: StorageHealth,
   ) {}
 
   onModuleInit(): void {
@@ -179,26 +192,77 @@ export class ResultWriter implements OnModuleInit {
   }
 
   flush(): void {
+    // While writes fail only the backoff timer retries, so new results do not each retry the batch.
+    if (this.failures > 0 && !this.lifecycle.closing && Date.now() < this.retryAt) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     if (this.closed || (this.results.length === 0 && this.sensors.size === 0)) return;
     // Joining a transaction someone else has open would tie these rows to its fate: wait instead.
     if (this.db.inTransaction) return this.arm();
-    const results = this.results;
+    // A backlog left by a failure spell goes out in chunks, so the event loop stays free.
+    const chunked = !this.lifecycle.closing && this.results.length > BACKLOG_CHUNK;
+    const results = chunked ? this.results.slice(0, BACKLOG_CHUNK) : this.results;
     const sensors = this.sensors;
-    this.results = [];
+    this.results = chunked ? this.results.slice(BACKLOG_CHUNK) : [];
     this.sensors = new Map();
     try {
       this.writeBatch(results, sensors);
     } catch (error) {
-      // Keep the batch for the next attempt (a locked database), within a bound.
-      this.logger.error(
-        { error: (error as Error).message, results: results.length },
-        'writing probe results failed',
-      );
-      this.results = [...results, ...this.results].slice(-MAX_PENDING);
-      for (const [id, sensor] of sensors) if (!this.sensors.has(id)) this.sensors.set(id, sensor);
-      this.arm();
+      this.keepForRetry(error, results, sensors);
+      return;
     }
+    if (this.failures > 0)
+      this.health.reportSuccess({ results_written: results.length, results_dropped: this.dropped });
+    this.failures = 0;
+    this.dropped = 0;
+    if (chunked) setImmediate(() => this.flush());
+  }
+
+  /** Keeps a batch that could not be written (bounded) and schedules the next try with backoff. */
+  private keepForRetry(
+    error: unknown,
+    results: StoredResult[],
+    sensors: Map<number, SensorRuntimeColumns>,
+  ): void {
+    this.results = [...results, ...this.results];
+    if (this.results.length > MAX_PENDING) {
+      this.dropped += this.results.length - MAX_PENDING;
+      this.results = this.results.slice(-MAX_PENDING);
+    }
+    for (const [id, sensor] of sensors) if (!this.sensors.has(id)) this.sensors.set(id, sensor);
+    this.failures += 1;
+    // One log line per spell: StorageHealth logs storage failures, this the others (a bug, corruption).
+    const fields = { pending_results: this.results.length };
+    if (!this.health.reportFailure(error, fields)) {
+      const reason = `${storageErrorCode(error) ?? 'error'}: ${(error as Error).message}`;
+      if (this.health.failed(reason))
+        this.logger.error({ error: reason, ...fields }, 'writing probe results failed');
+    }
+    if (this.lifecycle.closing) {
+      // No later attempt: the connection closes next. Say what is lost rather than wait for it.
+      this.logger.error({ results: this.results.length }, 'probe results not written at shutdown');
+      return;
+    }
+    if (!this.awaitingRecovery) {
+      this.awaitingRecovery = true;
+      this.health.whenRecovered(() => {
+        this.awaitingRecovery = false;
+        this.retryNow();
+      });
+    }
+    const delay = Math.min(RETRY_FIRST_MS * 2 ** (this.failures - 1), RETRY_MAX_MS);
+    this.retryAt = Date.now() + delay;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.retryAt = 0;
+      this.flush();
+    }, delay);
+  }
+
+  /** Storage works again (someone else's write succeeded): write the backlog without waiting. */
+  private retryNow(): void {
+    if (this.failures === 0) return;
+    this.retryAt = 0;
+    setImmediate(() => this.flush());
   }
 }

@@ -8,7 +8,7 @@ jest.setTimeout(60_000);
 
 const SECOND = 1000;
 const HOUR = 3600 * SECOND;
-const CHECK_NAMES = ['data_directory', 'database', 'migrations', 'disk', 'scheduler', 'delivery'];
+const CHECK_NAMES = ['data_directory', 'database', 'migrations', 'disk', 'writes', 'scheduler', 'delivery'];
 
 const sensorBody = (name: string, extra: Record<string, unknown> = {}) => ({
   name,

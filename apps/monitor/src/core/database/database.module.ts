@@ -15,6 +15,8 @@ import { StorageHealth } from './storage-health';
 @Injectable()
 export class DatabaseLifecycle implements OnApplicationShutdown {
   private readonly finalWrites: (() => void)[] = [];
+  /** True once shutdown began: the final writes run now, whatever backoff a writer is in. */
+  closing = false;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -27,6 +29,7 @@ export class DatabaseLifecycle implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     if (!this.dataSource.isInitialized) return;
+    this.closing = true;
     for (const write of this.finalWrites) write();
     await this.dataSource.destroy();
     this.logger.info('database closed');
@@ -43,8 +46,9 @@ export class DatabaseModule {
       providers: [
         {
           provide: DataSource,
-          inject: [MONITOR_CONFIG],
-          useFactory: (config: MonitorConfig) => openDatabase(config.data_dir, entities),
+          inject: [MONITOR_CONFIG, StorageHealth],
+          useFactory: (config: MonitorConfig, health: StorageHealth) =>
+            openDatabase(config.data_dir, entities, health),
         },
         DatabaseLifecycle,
         StorageHealth,

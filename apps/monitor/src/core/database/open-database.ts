@@ -3,7 +3,10 @@ import { DataSource } from 'typeorm';
 import type { MixedList, EntitySchema } from 'typeorm';
 import { currentUidText, describeErrno, StartupError } from '../process/startup-error';
 import { databasePath } from './database-path';
+import { APPLICATION_ID, foreignDatabaseText, identifyDatabaseFile } from './database-identity';
 import { MIGRATIONS } from './migrations';
+import { StorageHealth } from './storage-health';
+import { keepTransactionStateInStep } from './transaction-state';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type Entities = MixedList<Function | string | EntitySchema>;
@@ -13,9 +16,14 @@ export const BUSY_TIMEOUT_MS = 5000;
 
 /**
  * Creates the data directory when missing, opens `<data-dir>/monitor.db` (WAL, foreign keys,
- * busy timeout) and applies pending migrations. Any failure becomes one operator-readable line.
+ * busy timeout), applies pending migrations and marks the file as ours. A database of another
+ * application is refused before anything writes to it. Any failure becomes one operator-readable line.
  */
-export async function openDatabase(dataDir: string, entities: Entities): Promise<DataSource> {
+export async function openDatabase(
+  dataDir: string,
+  entities: Entities,
+  health = new StorageHealth(),
+): Promise<DataSource> {
   const file = databasePath(dataDir);
   const cannotOpen = (error: unknown) =>
     new StartupError(`cannot open database ${file}${currentUidText()}: ${describeErrno(error)}`);
@@ -27,6 +35,15 @@ export async function openDatabase(dataDir: string, entities: Entities): Promise
   } catch (error) {
     throw cannotOpen(error);
   }
+
+  // Opening through TypeORM switches the file to WAL at once: look at it read-only first.
+  let identity: ReturnType<typeof identifyDatabaseFile>;
+  try {
+    identity = identifyDatabaseFile(file);
+  } catch (error) {
+    throw cannotOpen(error);
+  }
+  if (identity.kind === 'foreign') throw new StartupError(foreignDatabaseText(file, identity.reason));
 
   const dataSource = new DataSource({
     type: 'better-sqlite3',
@@ -46,6 +63,7 @@ export async function openDatabase(dataDir: string, entities: Entities): Promise
       db.pragma('wal_autocheckpoint = 8000');
     },
   });
+  keepTransactionStateInStep(dataSource, health);
   try {
     await dataSource.initialize();
   } catch (error) {
@@ -53,6 +71,7 @@ export async function openDatabase(dataDir: string, entities: Entities): Promise
   }
   try {
     await dataSource.runMigrations({ transaction: 'each' });
+    if (identity.kind !== 'ours') await dataSource.query(`PRAGMA application_id = ${APPLICATION_ID}`);
   } catch (error) {
     await dataSource.destroy().catch(() => undefined);
     throw new StartupError(`cannot migrate database ${file}: ${describeErrno(error)}`);

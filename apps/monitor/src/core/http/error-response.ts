@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { DomainError } from '@monitor/domain';
+import { storageErrorResponse } from '../database/storage-errors';
 
 export const GENERIC_SERVER_ERROR = 'internal server error: the cause has been logged';
 
@@ -34,6 +35,9 @@ export function toErrorResponse(exception: unknown): ErrorResponse {
   ) {
     return { status: fastify.statusCode, message: fastify.message };
   }
+  // A write refused by a full or failing disk: 507/503 so clients know nothing was saved.
+  const storage = storageErrorResponse(exception);
+  if (storage) return storage;
   return { status: 500, message: GENERIC_SERVER_ERROR, cause: describeCause(exception) };
 }
 

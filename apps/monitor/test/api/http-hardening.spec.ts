@@ -296,6 +296,11 @@ describe('who is calling', () => {
       ['warn', 'admin', '127.0.0.1', 'wrong password'],
       ['warn', 'admin', '127.0.0.1', 'rate limited'],
     ]);
+    // The line as written matches the fail2ban filter in the README (pino keeps this field order).
+    for (const line of failed)
+      expect(JSON.stringify(line)).toMatch(
+        /^\{"level":"warn","time":"[^"]+","ip":"127\.0\.0\.1",.*"msg":"sign-in failed"\}$/,
+      );
     const text = JSON.stringify(t.logs);
     for (const secret of ['hunter2', 'nope-nope', ADMIN.password]) expect(text).not.toContain(secret);
   });

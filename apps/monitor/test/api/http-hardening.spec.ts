@@ -1,9 +1,24 @@
+import { Controller, Get, Module } from '@nestjs/common';
+import { generate } from 'otplib';
+import { RequireAccess } from '../../src/auth/access.decorator';
 import { MAX_JSON_DEPTH } from '../../src/core/http/json-body';
 import { ADMIN, call, Headers, setupAdmin } from './support/http';
 import { httpRequest, rawRequest } from './support/raw-http';
 import { startTestApp, TestApp } from './support/test-app';
 
 jest.setTimeout(120_000);
+
+@Controller('api/test')
+@RequireAccess('public')
+class FailingProbeController {
+  @Get('explode')
+  explode(): never {
+    throw new Error('disk on fire');
+  }
+}
+
+@Module({ controllers: [FailingProbeController] })
+class FailingProbeModule {}
 
 const nested = (levels: number): string =>
   `{"username": ${'['.repeat(levels)}${']'.repeat(levels)}, "password": "x"}`;
@@ -267,6 +282,16 @@ describe('who is calling', () => {
     expect(lines.map((l) => l.request_id)).toEqual(['edge-42.a:b_c', generated, expect.any(String)]);
   });
 
+  it('a 5xx log line carries the request id the answer names', async () => {
+    t = await startTestApp({ imports: [FailingProbeModule] });
+    const res = await t.request('/api/test/explode', { headers: { 'x-request-id': 'trace-500' } });
+    expect(res.status).toBe(500);
+    expect(res.headers.get('x-request-id')).toBe('trace-500');
+    expect(t.logs.filter((l) => l.msg === 'http request failed')).toEqual([
+      expect.objectContaining({ level: 'error', status: 500, request_id: 'trace-500', ip: '127.0.0.1' }),
+    ]);
+  });
+
   it('the log line takes the address from X-Forwarded-For only with trust_proxy', async () => {
     t = await startTestApp();
     await t.request('/healthz', { headers: { 'x-forwarded-for': '203.0.113.9' } });
@@ -303,5 +328,30 @@ describe('who is calling', () => {
       );
     const text = JSON.stringify(t.logs);
     for (const secret of ['hunter2', 'nope-nope', ADMIN.password]) expect(text).not.toContain(secret);
+  });
+
+  it('a failed second step logs the account of the challenge, or - for a challenge that is not valid', async () => {
+    t = await startTestApp();
+    const admin = await setupAdmin(t);
+    const start = await call<{ secret: string }>(t, 'POST', '/api/me/totp/start', undefined, admin);
+    const confirmed = await call(
+      t,
+      'POST',
+      '/api/me/totp/confirm',
+      { code: await generate({ secret: start.body.secret }) },
+      admin,
+    );
+    expect(confirmed.status).toBe(200);
+    const login = await call<{ challenge: string }>(t, 'POST', '/api/login', ADMIN);
+    t.logs.splice(0);
+    const wrong = await generate({ secret: start.body.secret, epoch: Math.floor(Date.now() / 1000) + 3600 });
+    expect(
+      (await call(t, 'POST', '/api/login/totp', { challenge: login.body.challenge, code: wrong })).status,
+    ).toBe(401);
+    expect((await call(t, 'POST', '/api/login/totp', { challenge: 'forged', code: wrong })).status).toBe(401);
+    expect(t.logs.filter((l) => l.msg === 'sign-in failed').map((l) => [l.username, l.reason])).toEqual([
+      ['admin', 'invalid code'],
+      ['-', 'expired challenge'],
+    ]);
   });
 });

@@ -9,7 +9,12 @@ import type { MonitorConfig } from './core/config/monitor-config';
 import { ApiExceptionFilter } from './core/http/api-exception.filter';
 import { registerCompression } from './core/http/compression';
 import { dashboardDirectory, registerDashboard } from './core/http/dashboard';
-import { clientErrorHandler, frameworkErrorHandler, MAX_PARAM_LENGTH } from './core/http/framework-errors';
+import {
+  clientErrorHandler,
+  frameworkErrorHandler,
+  MAX_PARAM_LENGTH,
+  registerShutdownAnswer,
+} from './core/http/framework-errors';
 import { registerJsonBody } from './core/http/json-body';
 import { registerLingeringClose } from './core/http/lingering-close';
 import { registerOpenApi } from './core/http/openapi';
@@ -58,7 +63,7 @@ export async function createApp(
     trustProxy: config.trust_proxy,
     bodyLimit: BODY_LIMIT_BYTES,
     logger: false,
-    return503OnClosing: true,
+    return503OnClosing: false,
     ...serverTimeOptions(limits),
     genReqId: requestIdOf,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
@@ -78,6 +83,7 @@ export async function createApp(
   );
   const fastify = app.getHttpAdapter().getInstance();
   registerRequestIdHeader(fastify);
+  registerShutdownAnswer(fastify);
   registerRequestLog(fastify, logger, options.slowRequestMs);
   registerJsonBody(fastify);
   registerLingeringClose(fastify);

@@ -1,9 +1,27 @@
+import * as net from 'node:net';
+import { Controller, Get, Module } from '@nestjs/common';
+import { RequireAccess } from '../../src/auth/access.decorator';
 import { HTTP_TIME_LIMITS } from '../../src/core/http/time-limits';
 import { Headers, setupAdmin } from './support/http';
 import { httpRequest, rawRequest } from './support/raw-http';
 import { startTestApp, TestApp } from './support/test-app';
 
 jest.setTimeout(60_000);
+
+@Controller('api/test')
+@RequireAccess('public')
+class SlowProbeController {
+  @Get('slow')
+  async slow(): Promise<{ ok: true }> {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    return { ok: true };
+  }
+}
+
+@Module({ controllers: [SlowProbeController] })
+class SlowProbeModule {}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The real limits, scaled down so the tests need not wait 30 s; each test names the one it checks. */
 const LIMITS = {
@@ -97,5 +115,33 @@ describe('slow clients', () => {
     });
     const res = await rawRequest(t.url, head, { trickle: body, trickleMs: 5, readMs: 20_000 });
     expect(res.status).toBe(401);
+  });
+});
+
+describe('shutting down', () => {
+  it('a request arriving on an open connection while the server closes is 503 {error}', async () => {
+    const t = await startTestApp({ imports: [SlowProbeModule] });
+    const socket = net.connect(Number(new URL(t.url).port), '127.0.0.1');
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    // A request in flight keeps the connection from being reaped as idle when the close begins.
+    socket.write(httpRequest('GET', '/api/test/slow', { connection: 'keep-alive' }));
+    await sleep(100);
+    const closing = t.app.getHttpAdapter().getInstance().close();
+    await sleep(50);
+    socket.write(httpRequest('GET', '/healthz', { connection: 'keep-alive' }));
+    await closed;
+    await closing;
+    const text = Buffer.concat(received).toString();
+    expect(text).toMatch(/^HTTP\/1\.1 200 /);
+    const second = text.slice(text.indexOf('HTTP/1.1', 1));
+    expect(second).toMatch(/^HTTP\/1\.1 503 /);
+    expect(second).toContain('{"error":"the service is shutting down: try again in a moment"}');
+    expect(t.logs.filter((l) => l.msg.startsWith('http request')).map((l) => [l.status, l.error])).toEqual([
+      [200, undefined],
+      [503, 'the server is closing'],
+    ]);
+    await t.close();
   });
 });

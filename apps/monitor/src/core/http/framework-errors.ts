@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppLogger } from '../logging/logger';
 import { sendError } from './api-exception.filter';
 import { lingeringClose } from './lingering-close';
+import { rememberFailure } from './request-failure';
 import { logRequestLine } from './request-log';
 
 /** Longest path parameter the router accepts (Fastify's default); longer is 414. */
@@ -97,4 +98,26 @@ export function clientErrorHandler(logger: AppLogger, headersTimeoutMs: number) 
       request_id: id,
     });
   };
+}
+
+/**
+ * While the server closes, requests still arriving on open connections are answered 503 `{error}`
+ * (Fastify's own `return503OnClosing` writes another shape and no log line; it must be off).
+ */
+export function registerShutdownAnswer(fastify: FastifyInstance): void {
+  let closing = false;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (!closing) return done();
+    const message = 'the service is shutting down: try again in a moment';
+    rememberFailure(request, message, 'the server is closing');
+    void reply
+      .status(503)
+      .header('connection', 'close')
+      .header('cache-control', 'no-store')
+      .send({ error: message });
+  });
 }

@@ -9,6 +9,7 @@ import { run as history } from './history.mjs';
 import { run as live } from './live.mjs';
 import { run as scheduler } from './scheduler.mjs';
 import { run as signin } from './signin.mjs';
+import { run as slowClients } from './slow-clients.mjs';
 import { run as startup } from './startup.mjs';
 
 if (!existsSync('dist/apps/monitor/main.js')) {
@@ -20,6 +21,7 @@ const results = {
   date: new Date().toISOString(),
   startup: await startup(),
   signin: await signin(),
+  slow_clients: await slowClients(),
   scheduler: await scheduler(),
   delivery: await delivery(),
   history: await history(),

@@ -34,7 +34,8 @@ export function logRequestLine(
   } else {
     logger.info(line, 'http request');
   }
-  if (line.duration_ms > slowMs) {
+  // A 408 is slow because the client was: the hint about the database would mislead.
+  if (line.duration_ms > slowMs && line.status !== 408) {
     logger.warn(
       { ...line, hint: 'the database may be locked by another process or the disk may be stalled' },
       'slow request',

@@ -67,7 +67,7 @@ export async function createApp(
     ...serverTimeOptions(limits),
     genReqId: requestIdOf,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    frameworkErrors: frameworkErrorHandler(logger),
+    frameworkErrors: frameworkErrorHandler(logger, config.trust_proxy),
     clientErrorHandler: clientErrorHandler(logger, limits.headersMs),
   });
   const app = await NestFactory.create<NestFastifyApplication>(

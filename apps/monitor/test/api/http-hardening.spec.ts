@@ -300,6 +300,12 @@ describe('who is calling', () => {
     t = await startTestApp({ env: { MONITOR_TRUST_PROXY: 'true' } });
     await t.request('/healthz', { headers: { 'x-forwarded-for': '203.0.113.9' } });
     expect(requestLines(t)[0]).toMatchObject({ ip: '203.0.113.9' });
+    // Also for a request the router refuses before any hook runs.
+    await rawRequest(
+      t.url,
+      httpRequest('GET', '/api/sensors/%ff', { 'x-forwarded-for': '203.0.113.7, 10.0.0.1' }),
+    );
+    expect(requestLines(t)[1]).toMatchObject({ status: 400, ip: '203.0.113.7' });
   });
 
   it('failed sign-ins log one warn line with the username tried and the address, never the password', async () => {

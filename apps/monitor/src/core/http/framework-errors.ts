@@ -18,7 +18,7 @@ const clientError = (status: number, message: string): Error =>
  * Fastify's `frameworkErrors`: what the router refuses before any route or hook runs (bad
  * percent-encoding, an over-long parameter) leaves as `{error}` with the usual request log line.
  */
-export function frameworkErrorHandler(logger: AppLogger) {
+export function frameworkErrorHandler(logger: AppLogger, trustProxy: boolean) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     // The router answers these before the hooks: the log line and headers are added here.
     reply.raw.once('finish', () =>
@@ -27,13 +27,23 @@ export function frameworkErrorHandler(logger: AppLogger) {
         path: request.url.split('?')[0],
         status: reply.statusCode,
         duration_ms: Math.round(reply.elapsedTime * 10) / 10,
-        ip: request.ip,
+        ip: clientAddress(request, trustProxy),
         request_id: request.id,
       }),
     );
     void reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
     sendError(request, reply, routerError(error));
   };
+}
+
+/**
+ * The router builds these requests without the trust_proxy setting, so the address is worked out
+ * here the way Fastify does with trustProxy true: the first X-Forwarded-For address.
+ */
+function clientAddress(request: FastifyRequest, trustProxy: boolean): string {
+  const forwarded = request.headers['x-forwarded-for'];
+  const first = typeof forwarded === 'string' ? forwarded.split(',')[0].trim() : '';
+  return trustProxy && first ? first : (request.raw.socket?.remoteAddress ?? '-');
 }
 
 function routerError(error: FastifyError): unknown {

@@ -11,6 +11,7 @@ import { run as kill } from './kill.mjs';
 import { run as live } from './live.mjs';
 import { run as scheduler } from './scheduler.mjs';
 import { run as signin } from './signin.mjs';
+import { run as slowClients } from './slow-clients.mjs';
 import { run as startup } from './startup.mjs';
 
 if (!existsSync('dist/apps/monitor/main.js')) {
@@ -22,6 +23,7 @@ const results = {
   date: new Date().toISOString(),
   startup: await startup(),
   signin: await signin(),
+  slow_clients: await slowClients(),
   scheduler: await scheduler(),
   kill: await kill(),
   delivery: await delivery(),

@@ -5,6 +5,7 @@ import {
   HttpCode,
   HttpException,
   HttpStatus,
+  Inject,
   Post,
   Req,
   Res,
@@ -21,6 +22,8 @@ import type { SessionInfo } from '@monitor/contracts';
 import { LoginThrottle } from '@monitor/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../core/clock/clock';
+import type { AppLogger } from '../core/logging/logger';
+import { APP_LOGGER } from '../core/logging/logging.tokens';
 import { SettingsService } from '../settings/settings.service';
 import { RequireAccess } from './access.decorator';
 import { AuthService, ChallengeExpired, SecondFactorFailed, SignInFailed } from './auth.service';
@@ -43,6 +46,7 @@ export class AuthController {
     private readonly auth: AuthService,
     private readonly settings: SettingsService,
     private readonly clock: Clock,
+    @Inject(APP_LOGGER) private readonly logger: AppLogger,
   ) {}
 
   /** Whether setup is needed, whether the caller is signed in, the account and its UI settings. */
@@ -79,7 +83,7 @@ export class AuthController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<LoginResponseDto> {
-    return this.throttled(request, reply, async () => {
+    return this.throttled(request, reply, body.username, async () => {
       const outcome = await this.auth.login(body.username, body.password);
       if (outcome.kind === 'challenge') return outcome.response;
       setSessionCookie(reply, outcome.token);
@@ -102,7 +106,7 @@ export class AuthController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<OkDto> {
-    return this.throttled(request, reply, async () => {
+    return this.throttled(request, reply, undefined, async () => {
       setSessionCookie(reply, await this.auth.loginWithCode(body.challenge, body.code));
       return { ok: true as const };
     });
@@ -118,14 +122,17 @@ export class AuthController {
     return { ok: true };
   }
 
+  /** `username`: the one tried, when the request names it (the TOTP step names it on failure). */
   private async throttled<T>(
     request: FastifyRequest,
     reply: FastifyReply,
+    username: string | undefined,
     attempt: () => Promise<T>,
   ): Promise<T> {
     const address = request.ip;
     const wait = this.throttle.retryAfterSeconds(address, this.clock.now());
     if (wait > 0) {
+      this.logFailure(address, username, 'rate limited');
       void reply.header('retry-after', String(wait));
       throw new HttpException(
         `too many failed sign-in attempts: try again in ${wait} seconds`,
@@ -142,9 +149,30 @@ export class AuthController {
       ) {
         this.throttle.recordFailure(address, this.clock.now());
         this.throttle.sweep(this.clock.now());
+        this.logFailure(
+          address,
+          error instanceof ChallengeExpired ? username : error.username,
+          error instanceof SignInFailed
+            ? error.reason
+            : error instanceof SecondFactorFailed
+              ? 'invalid code'
+              : 'expired challenge',
+        );
         throw new UnauthorizedException(error.message);
       }
       throw error;
     }
   }
+
+  /** One warn line per failed sign-in, for fail2ban-style tools (README, "Logs"); never the password. */
+  private logFailure(ip: string, username: string | undefined, reason: string): void {
+    this.logger.warn({ ip, username: printableUsername(username), reason }, 'sign-in failed');
+  }
+}
+
+/** The username as tried, safe on one log line: control characters become `?`, at most 128 characters. */
+export function printableUsername(username: string | undefined): string {
+  if (username === undefined) return '-';
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
+  return username.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?').slice(0, 128);
 }

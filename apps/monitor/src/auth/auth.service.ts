@@ -15,9 +15,12 @@ export const SETUP_MODE_SETTING = 'setup_mode';
 export type SignInOutcome =
   { kind: 'session'; token: string } | { kind: 'challenge'; response: LoginResponse };
 
-/** Thrown for every failed sign-in, with one message whatever the reason. */
+/** Thrown for every failed sign-in, with one message whatever the reason (kept for the log). */
 export class SignInFailed extends Error {
-  constructor() {
+  constructor(
+    readonly username: string,
+    readonly reason: 'unknown user' | 'wrong password' | 'account disabled',
+  ) {
     super('invalid username or password');
   }
 }
@@ -51,7 +54,9 @@ export class AuthService {
   async login(username: string, password: string): Promise<SignInOutcome> {
     const user = await this.users.findByUsername(username);
     const valid = await verifyPassword(password, user && !user.disabled ? user.passwordHash : null);
-    if (!user || !valid) throw new SignInFailed();
+    if (!user) throw new SignInFailed(username, 'unknown user');
+    if (user.disabled) throw new SignInFailed(username, 'account disabled');
+    if (!valid) throw new SignInFailed(username, 'wrong password');
     if (user.totpEnabled) {
       return {
         kind: 'challenge',
@@ -65,7 +70,7 @@ export class AuthService {
   async loginWithCode(challenge: string, code: string): Promise<string> {
     const user = await this.sessions.userOfChallenge(challenge);
     if (!user) throw new ChallengeExpired();
-    if (!(await this.totp.verifySignIn(user, code))) throw new SecondFactorFailed();
+    if (!(await this.totp.verifySignIn(user, code))) throw new SecondFactorFailed(user.username);
     await this.users.recordSignIn(user);
     return this.sessions.issueSession(user);
   }
@@ -78,7 +83,7 @@ export class ChallengeExpired extends Error {
 }
 
 export class SecondFactorFailed extends Error {
-  constructor() {
+  constructor(readonly username: string) {
     super('invalid code');
   }
 }

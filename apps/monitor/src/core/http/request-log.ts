@@ -5,45 +5,74 @@ import { failureOf } from './request-failure';
 
 export const SLOW_REQUEST_MS = 10_000;
 
+/** The fields every request line carries, whoever answered (a route, the router, the HTTP parser). */
+export interface RequestLine {
+  method: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+  /** The client address: the peer, or X-Forwarded-For's with trust_proxy. */
+  ip: string;
+  request_id: string;
+}
+
 /**
  * Exactly one line per request: `http request` at info, or `http request failed` at error for
- * status >= 500 with what the client was told and what went wrong. Debug level adds detail fields.
+ * status >= 500 with what the client was told and what went wrong.
  */
+export function logRequestLine(
+  logger: AppLogger,
+  line: RequestLine & Record<string, unknown>,
+  failure?: { message: string; error: string },
+  slowMs = SLOW_REQUEST_MS,
+): void {
+  if (line.status >= 500) {
+    logger.error(
+      { ...line, message: failure?.message ?? GENERIC_SERVER_ERROR, error: failure?.error ?? 'unknown' },
+      'http request failed',
+    );
+  } else {
+    logger.info(line, 'http request');
+  }
+  // A 408 is slow because the client was: the hint about the database would mislead.
+  if (line.duration_ms > slowMs && line.status !== 408) {
+    logger.warn(
+      { ...line, hint: 'the database may be locked by another process or the disk may be stalled' },
+      'slow request',
+    );
+  }
+}
+
+/** The request log for everything Fastify routes; debug level adds detail fields. */
 export function registerRequestLog(
   fastify: FastifyInstance,
   logger: AppLogger,
   slowMs = SLOW_REQUEST_MS,
 ): void {
   fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done) => {
-    const duration = Math.round(reply.elapsedTime * 10) / 10;
-    const fields: Record<string, unknown> = {
-      method: request.method,
-      path: request.url.split('?')[0],
-      status: reply.statusCode,
-      duration_ms: duration,
-    };
-    if (logger.isLevelEnabled('debug')) {
-      fields.remote = request.ip;
-      fields.user_agent = request.headers['user-agent'];
-      fields.request_bytes = Number(request.headers['content-length'] ?? 0);
-      fields.response_bytes = Number(reply.getHeader('content-length') ?? 0);
-      fields.request_id = request.id;
-    }
-    if (reply.statusCode >= 500) {
-      const failure = failureOf(request);
-      logger.error(
-        { ...fields, message: failure?.message ?? GENERIC_SERVER_ERROR, error: failure?.error ?? 'unknown' },
-        'http request failed',
-      );
-    } else {
-      logger.info(fields, 'http request');
-    }
-    if (duration > slowMs) {
-      logger.warn(
-        { ...fields, hint: 'the database may be locked by another process or the disk may be stalled' },
-        'slow request',
-      );
-    }
+    logRequestLine(logger, requestLineOf(request, reply, logger), failureOf(request), slowMs);
     done();
   });
+}
+
+export function requestLineOf(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  logger: AppLogger,
+): RequestLine & Record<string, unknown> {
+  const line: RequestLine & Record<string, unknown> = {
+    method: request.method,
+    path: request.url.split('?')[0],
+    status: reply.statusCode,
+    duration_ms: Math.round(reply.elapsedTime * 10) / 10,
+    ip: request.ip,
+    request_id: request.id,
+  };
+  if (logger.isLevelEnabled('debug')) {
+    line.remote = request.ip;
+    line.user_agent = request.headers['user-agent'];
+    line.request_bytes = Number(request.headers['content-length'] ?? 0);
+    line.response_bytes = Number(reply.getHeader('content-length') ?? 0);
+  }
+  return line;
 }

@@ -44,6 +44,8 @@ export class ResultWriter implements OnModuleInit {
   private readonly lastTs = new Map<number, number>();
   private timer?: NodeJS.Timeout;
   private closed = false;
+  /** While above 0, results wait in memory (another connection is writing; see hold). */
+  private holds = 0;
   private db!: Database.Database;
   private insertResult!: Database.Statement;
   private updateSensor!: Database.Statement;
@@ -123,6 +125,22 @@ export class ResultWriter implements OnModuleInit {
     this.timer ??= setTimeout(() => this.flush(), FLUSH_INTERVAL_MS);
   }
 
+  /**
+   * Keeps results in memory until the returned release is called: a restore writing through
+   * another connection holds the write lock for seconds, and a flush meanwhile would block the
+   * event loop on SQLite's busy wait. Release writes what waited.
+   */
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds--;
+      this.flush();
+    };
+  }
+
   /** The time of the oldest result still waiting to be written, or Infinity. */
   oldestPending(): number {
     let oldest = Number.POSITIVE_INFINITY;
@@ -142,7 +160,7 @@ export class ResultWriter implements OnModuleInit {
     this.timer = undefined;
     if (this.closed || (this.results.length === 0 && this.sensors.size === 0)) return;
     // Joining a transaction someone else has open would tie these rows to its fate: wait instead.
-    if (this.db.inTransaction) return this.arm();
+    if (this.db.inTransaction || this.holds > 0) return this.arm();
     const results = this.results;
     const sensors = this.sensors;
     this.results = [];

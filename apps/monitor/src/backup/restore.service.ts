@@ -52,6 +52,8 @@ export class SafetyCopyError extends DomainError {
 
 /** How long the restore's connection waits for the write lock (the server's own writes are short). */
 const WRITE_LOCK_WAIT_MS = 30_000;
+/** How long the server's connection waits for the write lock while a restore writes. */
+const RESTORE_BUSY_TIMEOUT_MS = 10 * 60_000;
 
 /**
  * POST /api/restore. The document streams in once: it is checked row by row as it arrives and
@@ -130,6 +132,10 @@ export class RestoreService {
       // From here until the restore is written, probe results wait in memory: a write on the
       // server's connection would block the event loop behind the worker's write lock.
       const release = this.writer.hold();
+      // Any other write there (an edit through the API, an incident opening) waits for the
+      // worker's commit instead of failing with SQLITE_BUSY after the usual 5 s.
+      const connection = sqliteHandle(this.dataSource);
+      connection.pragma(`busy_timeout = ${RESTORE_BUSY_TIMEOUT_MS}`);
       let safetyCopy: string;
       let outcome: RestoreOutcome;
       try {
@@ -141,12 +147,13 @@ export class RestoreService {
           plan: planData(plan),
           now,
           apiKeyRows: apiKey,
-          busyTimeoutMs: Math.max(WRITE_LOCK_WAIT_MS, BUSY_TIMEOUT_MS),
+          busyTimeoutMs: WRITE_LOCK_WAIT_MS,
         });
         lap('write_ms');
         // Deleted sensors stop at once, and their waiting results are dropped, not written.
         for (const id of outcome.sensors.deleted) this.runtime.remove(id);
       } finally {
+        connection.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
         release();
       }
       await this.announce(plan, outcome);
@@ -282,22 +289,31 @@ export class RestoreService {
 
   /** Brings the running parts in line with the restored tables and tells every client. */
   private async announce(plan: RestorePlan, outcome: RestoreOutcome): Promise<void> {
+    // Thousands of sensors: every loop here gives requests and probes a turn now and then.
+    const turns = new LoopTurns();
     for (const [action, ids] of Object.entries(outcome.channels) as [
       keyof RestoreOutcome['channels'],
       number[],
     ][])
-      for (const id of ids) this.events.emit('channel', { id, action });
+      for (const id of ids) {
+        this.events.emit('channel', { id, action });
+        await turns.maybe();
+      }
     for (const [action, ids] of Object.entries(outcome.sensors) as [
       keyof RestoreOutcome['sensors'],
       number[],
     ][])
-      for (const id of ids) this.events.emit('sensor', { id, action });
+      for (const id of ids) {
+        this.events.emit('sensor', { id, action });
+        await turns.maybe();
+      }
     if (plan.sensors || plan.channels || plan.ranges.incidents) {
       // The `sensor`/`channel` events above dropped the cached sensor list: this reads the new one.
       const definitions = await this.sensors.definitions();
+      await turns.maybe();
       // Status, failure streak and open incident come from the restored rows, as at start-up.
       await this.runtime.rebuild(definitions);
-      const turns = new LoopTurns();
+      await turns.maybe();
       for (const id of outcome.sensors.deleted) {
         await this.scheduler.reconcile(id);
         await turns.maybe();

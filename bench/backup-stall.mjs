@@ -5,7 +5,7 @@
 // 20 ms (the longest answer and the longest gap between answers are the stall seen by clients),
 // and the probe target records when each 1-second probe arrives (the longest gap between two
 // probes of one sensor, less the interval, is how late probes started).
-// BENCH_MAIN=path/to/main.js runs it against another build.
+// BENCH_MAIN=path/to/main.js runs it against another build; BENCH_DAYS=30 with less history.
 import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { request } from 'node:http';
@@ -21,7 +21,7 @@ const Database = createRequire(import.meta.url)('better-sqlite3');
 const PASSWORD = 'bench password 12345';
 const SENSORS = 1000;
 const FAST_SENSORS = 20;
-const DAYS = 89;
+const DAYS = Number(process.env.BENCH_DAYS ?? 89);
 const HOUR = 3_600_000;
 const POLL_MS = 20;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -3,6 +3,7 @@
 // Prints one line per figure and writes bench/results/latest.json.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { run as backup } from './backup.mjs';
+import { run as backupStall } from './backup-stall.mjs';
 import { run as dashboard } from './dashboard.mjs';
 import { run as delivery } from './delivery.mjs';
 import { run as diskFull } from './disk-full.mjs';
@@ -31,6 +32,7 @@ const results = {
   live: await live(),
   backup: await backup(),
   diskFull: await diskFull(),
+  backup_stall: await backupStall(),
   dashboard: await dashboard(),
 };
 mkdirSync('bench/results', { recursive: true });

@@ -8,10 +8,12 @@ export async function startBenchServer({
   env = {},
   nodeArgs = [],
   dataDir = mkdtempSync(join(tmpdir(), 'monitor-bench-')),
+  // Another build to compare against (e.g. one of the commit before a change).
+  main = 'dist/apps/monitor/main.js',
 } = {}) {
   const child = spawn(
     process.execPath,
-    [...nodeArgs, 'dist/apps/monitor/main.js', 'serve', '--listen', '127.0.0.1:0', '--data-dir', dataDir],
+    [...nodeArgs, main, 'serve', '--listen', '127.0.0.1:0', '--data-dir', dataDir],
     // The same memory settings as `npm start` and the container image.
     {
       env: {

@@ -33,6 +33,7 @@ import {
   SCHEMA_VERSION,
   sequenceByName,
 } from './backup-format';
+import { LoopTurns } from './loop-turns';
 
 /** Pieces are gathered to about this many bytes before they go out. */
 const CHUNK_BYTES = 64 * 1024;
@@ -75,6 +76,9 @@ export class BackupService {
       try {
         let buffered: string[] = [];
         let size = 0;
+        // A fast client drains every chunk at once, so without turns the whole document would be
+        // written in one go, holding every other request and probe for seconds.
+        const turns = new LoopTurns();
         for (const piece of pieces) {
           buffered.push(piece);
           size += piece.length;
@@ -85,6 +89,7 @@ export class BackupService {
             size = 0;
             yield chunk;
           }
+          await turns.maybe();
         }
         const last = Buffer.from(buffered.join(''));
         bytes += last.length;

@@ -1,4 +1,4 @@
-import { JsonScanError, JsonTableScanner, type ScanHandler } from './json-table-scanner';
+import { JsonScanError, JsonTableScanner, MAX_VALUE_DEPTH, type ScanHandler } from './json-table-scanner';
 
 type Event = [string, ...unknown[]];
 
@@ -93,5 +93,20 @@ describe('JsonTableScanner', () => {
     const text = `{"t": [${JSON.stringify('x'.repeat(100))}]}`;
     expect(() => scan(text, 10, 64)).toThrow(/row 0 of t is larger than 64 bytes/);
     expect(scan(text, 10, 200)).toHaveLength(3);
+  });
+
+  it('refuses a row or value nested deeper than the limit, however the input is split', () => {
+    const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+    const deep = 100_000;
+    for (const size of [7, 1000, Number.MAX_SAFE_INTEGER]) {
+      expect(() => scan(`{"t": [${nested(deep)}]}`, size)).toThrow(
+        `row 0 of t is nested deeper than ${MAX_VALUE_DEPTH} levels`,
+      );
+      expect(() => scan(`{"s": {"k": ${nested(deep)}}}`, size)).toThrow(
+        `a value is nested deeper than ${MAX_VALUE_DEPTH} levels`,
+      );
+    }
+    // Strings may hold brackets freely; exactly the limit is accepted.
+    expect(scan(`{"t": ["${'['.repeat(1000)}", ${nested(MAX_VALUE_DEPTH)}]}`)).toHaveLength(4);
   });
 });

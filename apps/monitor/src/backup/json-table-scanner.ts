@@ -16,8 +16,15 @@ export interface ScanHandler {
   tableEnd(key: string, rows: number, endOffset: number): void;
 }
 
-/** Malformed JSON (or a row over the size limit): the message says where, never what. */
+/** Malformed JSON (or a row over the size or depth limit): the message says where, never what. */
 export class JsonScanError extends Error {}
+
+/**
+ * Deepest nesting of objects and arrays accepted inside one row or value. A backup's rows nest a
+ * few levels; the bound keeps every later step that walks a value recursively (validation,
+ * JSON.stringify when writing) clear of the stack limit.
+ */
+export const MAX_VALUE_DEPTH = 64;
 
 const enum State {
   DocStart,
@@ -225,8 +232,9 @@ export class JsonTableScanner {
           if (depth === 0) return i + 1;
         }
       } else if (c === QUOTE) inString = true;
-      else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
-      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+        if (++depth > MAX_VALUE_DEPTH) throw this.tooDeep();
+      } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
         depth--;
         if (depth === 0) return i + 1;
       }
@@ -286,6 +294,14 @@ export class JsonTableScanner {
       this.target === Target.Row
         ? `row ${this.rows} of ${this.key} is larger than ${this.maxValueBytes} bytes`
         : `a value is larger than ${this.maxValueBytes} bytes`,
+    );
+  }
+
+  private tooDeep(): JsonScanError {
+    return new JsonScanError(
+      this.target === Target.Row
+        ? `row ${this.rows} of ${this.key} is nested deeper than ${MAX_VALUE_DEPTH} levels`
+        : `a value is nested deeper than ${MAX_VALUE_DEPTH} levels`,
     );
   }
 

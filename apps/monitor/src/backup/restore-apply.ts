@@ -4,6 +4,12 @@ import type Database from 'better-sqlite3';
 import { entryKey, readIncident, readRollupBlock, refKey, refLabel } from './backup-format';
 import type { RestorePlan } from './restore-plan';
 
+/** What applyRestore reads of a checked plan: plain data, so it can be sent to a worker thread. */
+export type PlanData = Pick<
+  RestorePlan,
+  'settings' | 'apiKey' | 'sites' | 'channels' | 'sensors' | 'accounts' | 'ranges'
+>;
+
 /** What changed, for the scheduler and the live events afterwards. */
 export interface RestoreOutcome {
   counts: Partial<Record<BackupTable, number>>;
@@ -71,11 +77,7 @@ function keysOfStored(stored: Named[]): Map<string, number> {
  * by name and accounts by username, so what exists in both keeps its id (and, for a sensor, its
  * raw results). Throws to roll everything back.
  */
-export function applyRestore(
-  db: Database.Database,
-  plan: RestorePlan,
-  context: ApplyContext,
-): RestoreOutcome {
+export function applyRestore(db: Database.Database, plan: PlanData, context: ApplyContext): RestoreOutcome {
   const { now } = context;
   const outcome: RestoreOutcome = {
     counts: {},

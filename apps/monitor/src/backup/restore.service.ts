@@ -14,6 +14,7 @@ import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
 import { DATABASE_FILE, databasePath } from '../core/database/database-path';
+import { BUSY_TIMEOUT_MS } from '../core/database/open-database';
 import { sqliteHandle } from '../core/database/sqlite-handle';
 import { EventBus } from '../core/events/event-bus';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
@@ -29,9 +30,12 @@ import { MapSettingsService } from '../sites/map-settings.service';
 import { apiKeyRows } from './api-key-rows';
 import { entryKey, refKey, refLabel, safetyCopyName } from './backup-format';
 import { JsonScanError, JsonTableScanner } from './json-table-scanner';
-import { applyRestore, type RestoreOutcome } from './restore-apply';
+import { LoopTurns } from './loop-turns';
+import type { RestoreOutcome } from './restore-apply';
+import { planData } from './restore-job';
 import { RESTORE_BODY_LIMIT } from './restore-body';
-import { RestorePlan, type TableRange } from './restore-plan';
+import { RestorePlan } from './restore-plan';
+import { applyInWorker } from './restore-worker-launch';
 
 export class PayloadTooLargeError extends DomainError {
   readonly status = 413;
@@ -46,15 +50,17 @@ export class SafetyCopyError extends DomainError {
   readonly status = 500;
 }
 
-/** How long a restore waits for a transaction someone else has open on the connection. */
-const TRANSACTION_WAIT_MS = 30_000;
-const READ_CHUNK = 1024 * 1024;
+/** How long the restore's connection waits for the write lock (the server's own writes are short). */
+const WRITE_LOCK_WAIT_MS = 30_000;
+/** How long the server's connection waits for the write lock while a restore writes. */
+const RESTORE_BUSY_TIMEOUT_MS = 10 * 60_000;
 
 /**
  * POST /api/restore. The document streams in once: it is checked row by row as it arrives and
  * spooled to a private file beside the database, so at most one row is held in memory besides
- * the small tables. Only when everything checks out is the safety copy made; then one synchronous
- * transaction replaces the named tables, reading the large ones again from the spooled file.
+ * the small tables. Only when everything checks out is the safety copy made; then one transaction
+ * in a worker thread, on a connection of its own, replaces the named tables, reading the large
+ * ones again from the spooled file, while the event loop goes on serving requests and probes.
  * Afterwards the sensor runtime is rebuilt, the scheduler reconciled and every change announced.
  */
 @Injectable()
@@ -80,6 +86,7 @@ export class RestoreService {
 
   async restore(body: Readable, declaredLength: number | null): Promise<RestoreResult> {
     if (declaredLength !== null && declaredLength > RESTORE_BODY_LIMIT) throw tooLarge();
+    // Checked and claimed in one synchronous step: no other request runs in between.
     if (this.busy) throw new ConflictError('another restore is running');
     this.busy = true;
     const started = performance.now();
@@ -122,10 +129,33 @@ export class RestoreService {
       lap('check_ms');
 
       const now = this.clock.now();
-      const safetyCopy = await this.safetyCopy(now);
-      lap('safety_copy_ms');
-      const outcome = await this.write(plan, spool, now, apiKey);
-      lap('write_ms');
+      // From here until the restore is written, probe results wait in memory: a write on the
+      // server's connection would block the event loop behind the worker's write lock.
+      const release = this.writer.hold();
+      // Any other write there (an edit through the API, an incident opening) waits for the
+      // worker's commit instead of failing with SQLITE_BUSY after the usual 5 s.
+      const connection = sqliteHandle(this.dataSource);
+      connection.pragma(`busy_timeout = ${RESTORE_BUSY_TIMEOUT_MS}`);
+      let safetyCopy: string;
+      let outcome: RestoreOutcome;
+      try {
+        safetyCopy = await this.safetyCopy(now);
+        lap('safety_copy_ms');
+        outcome = await applyInWorker({
+          databaseFile: databasePath(this.config.data_dir),
+          spool,
+          plan: planData(plan),
+          now,
+          apiKeyRows: apiKey,
+          busyTimeoutMs: WRITE_LOCK_WAIT_MS,
+        });
+        lap('write_ms');
+        // Deleted sensors stop at once, and their waiting results are dropped, not written.
+        for (const id of outcome.sensors.deleted) this.runtime.remove(id);
+      } finally {
+        connection.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+        release();
+      }
       await this.announce(plan, outcome);
       lap('reconcile_ms');
       const result: RestoreResult = {
@@ -243,8 +273,6 @@ export class RestoreService {
     let name = base;
     for (let n = 2; fs.existsSync(path.join(dir, name)); n++) name = `${base}-${n}`;
     const target = path.join(dir, name);
-    // Results still waiting in the write batch belong in the copy.
-    this.writer.flush();
     try {
       await sqliteHandle(this.dataSource).backup(target);
       fs.chmodSync(target, fs.statSync(databasePath(dir)).mode & 0o777);
@@ -259,55 +287,41 @@ export class RestoreService {
     return name;
   }
 
-  /** One synchronous transaction: nothing else can run on the connection until it ends. */
-  private async write(
-    plan: RestorePlan,
-    spool: string,
-    now: number,
-    apiKey: { hash: string; sealed: string } | null,
-  ): Promise<RestoreOutcome> {
-    const db = sqliteHandle(this.dataSource);
-    // Joining a transaction someone else holds open across an await would tie the restore to it.
-    for (const until = Date.now() + TRANSACTION_WAIT_MS; db.inTransaction;) {
-      if (Date.now() > until) throw new ConflictError('the database stayed busy; nothing was restored');
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    this.writer.flush();
-    const fd = fs.openSync(spool, 'r');
-    try {
-      return db.transaction(() =>
-        applyRestore(db, plan, {
-          now,
-          apiKeyRows: apiKey,
-          scan: (table, onRow) => scanRange(fd, table, plan.ranges[table]!, onRow),
-        }),
-      )();
-    } finally {
-      fs.closeSync(fd);
-    }
-  }
-
   /** Brings the running parts in line with the restored tables and tells every client. */
   private async announce(plan: RestorePlan, outcome: RestoreOutcome): Promise<void> {
-    // Deleted sensors stop at once, and their waiting results are dropped.
-    for (const id of outcome.sensors.deleted) this.runtime.remove(id);
+    // Thousands of sensors: every loop here gives requests and probes a turn now and then.
+    const turns = new LoopTurns();
     for (const [action, ids] of Object.entries(outcome.channels) as [
       keyof RestoreOutcome['channels'],
       number[],
     ][])
-      for (const id of ids) this.events.emit('channel', { id, action });
+      for (const id of ids) {
+        this.events.emit('channel', { id, action });
+        await turns.maybe();
+      }
     for (const [action, ids] of Object.entries(outcome.sensors) as [
       keyof RestoreOutcome['sensors'],
       number[],
     ][])
-      for (const id of ids) this.events.emit('sensor', { id, action });
+      for (const id of ids) {
+        this.events.emit('sensor', { id, action });
+        await turns.maybe();
+      }
     if (plan.sensors || plan.channels || plan.ranges.incidents) {
       // The `sensor`/`channel` events above dropped the cached sensor list: this reads the new one.
       const definitions = await this.sensors.definitions();
+      await turns.maybe();
       // Status, failure streak and open incident come from the restored rows, as at start-up.
       await this.runtime.rebuild(definitions);
-      for (const id of outcome.sensors.deleted) await this.scheduler.reconcile(id);
-      for (const definition of definitions) await this.scheduler.reconcile(definition.id, definition);
+      await turns.maybe();
+      for (const id of outcome.sensors.deleted) {
+        await this.scheduler.reconcile(id);
+        await turns.maybe();
+      }
+      for (const definition of definitions) {
+        await this.scheduler.reconcile(definition.id, definition);
+        await turns.maybe();
+      }
       await this.maintenance.reload();
     }
     if (plan.settings) {
@@ -340,29 +354,4 @@ function storedKeys(db: Database.Database, table: 'sensors' | 'channels'): Set<s
     keys.add(entryKey(name, seq));
   }
   return keys;
-}
-
-/** Reads one large table of the spooled document again, synchronously, row by row. */
-function scanRange(
-  fd: number,
-  table: string,
-  range: TableRange,
-  onRow: (index: number, row: unknown) => void,
-): void {
-  const scanner = new JsonTableScanner({
-    value: () => undefined,
-    tableStart: () => undefined,
-    row: (_key, index, row) => onRow(index, row),
-    tableEnd: () => undefined,
-  });
-  scanner.feed(Buffer.from(`{${JSON.stringify(table)}:`));
-  const buffer = Buffer.allocUnsafe(READ_CHUNK);
-  for (let position = range.start; position < range.end;) {
-    const read = fs.readSync(fd, buffer, 0, Math.min(READ_CHUNK, range.end - position), position);
-    if (read === 0) throw new Error('the spooled document is shorter than when it was checked');
-    scanner.feed(buffer.subarray(0, read));
-    position += read;
-  }
-  scanner.feed(Buffer.from('}'));
-  scanner.end();
 }

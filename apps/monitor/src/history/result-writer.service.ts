@@ -51,6 +51,8 @@ export class ResultWriter implements OnModuleInit {
   private readonly lastTs = new Map<number, number>();
   private timer?: NodeJS.Timeout;
   private closed = false;
+  /** While above 0, results wait in memory (another connection is writing; see hold). */
+  private holds = 0;
   private db!: Database.Database;
   private insertResult!: Database.Statement;
   private updateSensor!: Database.Statement;
@@ -177,6 +179,22 @@ export class ResultWriter implements OnModuleInit {
     this.timer ??= setTimeout(() => this.flush(), FLUSH_INTERVAL_MS);
   }
 
+  /**
+   * Keeps results in memory until the returned release is called: a restore writing through
+   * another connection holds the write lock for seconds, and a flush meanwhile would block the
+   * event loop on SQLite's busy wait. Release writes what waited.
+   */
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds--;
+      this.flush();
+    };
+  }
+
   /** The time of the oldest result still waiting to be written, or Infinity. */
   oldestPending(): number {
     let oldest = Number.POSITIVE_INFINITY;
@@ -198,7 +216,7 @@ export class ResultWriter implements OnModuleInit {
     this.timer = undefined;
     if (this.closed || (this.results.length === 0 && this.sensors.size === 0)) return;
     // Joining a transaction someone else has open would tie these rows to its fate: wait instead.
-    if (this.db.inTransaction) return this.arm();
+    if (this.db.inTransaction || this.holds > 0) return this.arm();
     // A backlog left by a failure spell goes out in chunks, so the event loop stays free.
     const chunked = !this.lifecycle.closing && this.results.length > BACKLOG_CHUNK;
     const results = chunked ? this.results.slice(0, BACKLOG_CHUNK) : this.results;

@@ -168,6 +168,33 @@ export function violationsOf(exchange: Exchange, context: CheckContext): Violati
   return found;
 }
 
+/**
+ * A JavaScript expression for `text` with long runs folded into `.repeat(n)` (a body nested
+ * 2,000 levels deep or a megabyte-long name prints as one short line that rebuilds it exactly).
+ */
+export function compactLiteral(text: string): string {
+  const parts: string[] = [];
+  let literal = '';
+  let i = 0;
+  while (i < text.length) {
+    let best = { unit: '', count: 0 };
+    for (let width = 1; width <= 8; width++) {
+      const unit = text.slice(i, i + width);
+      let count = 1;
+      while (text.startsWith(unit, i + count * width)) count++;
+      if (count * width >= 40 && count * width > best.count * best.unit.length) best = { unit, count };
+    }
+    if (best.count) {
+      if (literal) parts.push(JSON.stringify(literal));
+      literal = '';
+      parts.push(`${JSON.stringify(best.unit)}.repeat(${best.count})`);
+      i += best.unit.length * best.count;
+    } else literal += text[i++];
+  }
+  if (literal || parts.length === 0) parts.push(JSON.stringify(literal));
+  return parts.join(' + ');
+}
+
 /** A request as a runnable command: what to paste to see the answer again. */
 export function reproduction(exchange: Exchange, url: string): string {
   const headers = {
@@ -179,11 +206,12 @@ export function reproduction(exchange: Exchange, url: string): string {
     v.length > 200 ? `${v.slice(0, 20)}…(${v.length} chars)` : v,
   ]);
   const payload = exchange.payload;
+  const literal = payload === undefined ? '' : compactLiteral(payload);
   const body =
     payload === undefined
       ? ''
-      : payload.length <= 4000
-        ? `, body: ${JSON.stringify(payload)}`
+      : literal.length <= 4000
+        ? `, body: ${literal}`
         : `, body: /* ${payload.length} chars, starts */ ${JSON.stringify(payload.slice(0, 300))}`;
   return [
     `${exchange.method} ${exchange.path} as ${exchange.caller.name} -> ${exchange.transportError ?? exchange.status}`,

@@ -32,6 +32,7 @@ describe('the fuzzer rules', () => {
     responseText: '{"id":1}',
     attachment: false,
     outbound: [],
+    pathParams: {},
     ...over,
   });
   const rules = (over: Partial<Exchange>, ctx: Partial<CheckContext> = {}) =>
@@ -96,6 +97,15 @@ describe('the fuzzer rules', () => {
         body: { kind: 'json', value: { name: '\ud800' } },
       }),
     ).toEqual([]);
+  });
+
+  it('refuse a success for a path id that is not written in decimal digits', () => {
+    const get = { operation: 'GET /api/sensors/{id}', method: 'GET' };
+    expect(rules({ ...get, pathParams: { id: '16' } })).toEqual([]);
+    expect(rules({ ...get, pathParams: { id: '0x10' } })).toEqual(['ids-are-decimal']);
+    expect(rules({ ...get, pathParams: { id: '0x10' }, status: 400, responseText: '{"error":"x"}' })).toEqual(
+      [],
+    );
   });
 
   it('refuse outbound traffic and a missing answer', () => {

@@ -9,6 +9,8 @@ export interface Exchange {
   path: string;
   caller: Caller;
   body: BodySpec;
+  /** Raw path parameters by name, as written into the path. */
+  pathParams: Record<string, string>;
   /** The bytes sent (for the reproduction). */
   payload: string | undefined;
   contentType: string | null;
@@ -29,6 +31,7 @@ export type Rule =
   | 'no-secret-in-answer'
   | 'invalid-unicode-refused'
   | 'no-outbound-traffic'
+  | 'ids-are-decimal'
   | 'answer-arrives';
 
 export interface Violation {
@@ -163,6 +166,9 @@ export function violationsOf(exchange: Exchange, context: CheckContext): Violati
       add('no-secret-in-answer', 'answer carries a credential hash or credential column name');
     }
   }
+  const spelled = exchange.pathParams.id;
+  if (success && spelled !== undefined && !/^\d+$/.test(spelled))
+    add('ids-are-decimal', `path id "${spelled}" answered as if it were a number`);
   if (success && invalidTextInFields(exchange.body, context.bodyFields))
     add('invalid-unicode-refused', 'a string with a lone surrogate was accepted');
   return found;

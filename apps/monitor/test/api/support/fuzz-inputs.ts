@@ -139,15 +139,116 @@ function byFieldName(name: string): fc.Arbitrary<unknown> | undefined {
   if (name === 'tile_url') return fc.constantFrom('', 'http://127.0.0.1:9/{z}/{x}/{y}.png', 'ftp://x');
   if (name === 'language') return fc.constantFrom('en', 'de-CH', 'xx-');
   if (name === 'code') return fc.stringMatching(/^[0-9]{6}$/);
-  if (name === 'config')
-    return fc.constantFrom(
-      { url: 'http://127.0.0.1:9/hook', hmac_secret: 'fuzz hmac' },
-      { webhook_url: 'http://127.0.0.1:9/hook' },
-      {},
+  if (name === 'config') return optionsOf(CHANNEL_FIELDS);
+  if (name === 'options') return optionsOf(SENSOR_OPTIONS);
+  if (/_template$/.test(name))
+    return fc.oneof(
+      {
+        weight: 3,
+        arbitrary: fc.constantFrom(
+          '',
+          '{{.Sensor.Name}} is {{.Event}}',
+          '{{',
+          '{{end}}',
+          '{{template "t" .}}',
+        ),
+      },
+      {
+        weight: 1,
+        arbitrary: fc
+          .integer({ min: 50, max: 3000 })
+          .map((n) => `${'{{if 1}}'.repeat(n)}x${'{{end}}'.repeat(n)}`),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.integer({ min: 50, max: 3000 }).map((n) => `{{${'('.repeat(n)}1${')'.repeat(n)}}}`),
+      },
+      { weight: 2, arbitrary: oddString },
     );
-  if (name === 'options') return fc.constantFrom({}, { timeout: 5 }, { oid: '1.3.6.1.2.1.1.3.0' });
   return undefined;
 }
+
+/** Option and config names the server knows, so that their values (not their names) are tested. */
+const SENSOR_OPTIONS = [
+  'timeout',
+  'method',
+  'headers',
+  'body',
+  'expected_status',
+  'keyword',
+  'invert_keyword',
+  'follow_redirects',
+  'insecure_skip_verify',
+  'cert_warn_days',
+  'tls',
+  'count',
+  'server',
+  'record_type',
+  'expected',
+  'transport',
+  'socket',
+  'community',
+  'oid',
+  'port',
+  'min',
+  'max',
+];
+const CHANNEL_FIELDS = [
+  'url',
+  'method',
+  'hmac_secret',
+  'webhook_url',
+  'username',
+  'channel',
+  'bot_token',
+  'chat_id',
+  'thread_id',
+  'silent',
+  'api_url',
+  'homeserver_url',
+  'access_token',
+  'room_id',
+  'topic',
+  'server_url',
+  'priority',
+];
+
+/** Known names with values that fit them or not, now and then a stray name. */
+const optionsOf = (names: string[]): fc.Arbitrary<Record<string, unknown>> =>
+  fc.oneof(
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        {},
+        { timeout: 5 },
+        { url: 'http://127.0.0.1:9/hook' },
+        { webhook_url: 'http://127.0.0.1:9/hook' },
+      ),
+    },
+    {
+      weight: 3,
+      arbitrary: fc.dictionary(
+        fc.constantFrom(...names),
+        fc.oneof(
+          fc.constantFrom(
+            1,
+            0,
+            true,
+            'GET',
+            '200-299',
+            'A',
+            'udp',
+            '1.3.6.1.2.1.1.3.0',
+            'http://127.0.0.1:9/x',
+            { 'x-a': 'b' },
+          ),
+          hostileValue,
+        ),
+        { maxKeys: 4 },
+      ),
+    },
+    { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 8 }), hostileValue, { maxKeys: 3 }) },
+  );
 
 const SENSOR_KINDS = [
   { type: 'tcp', target: '127.0.0.1:9' },

@@ -152,6 +152,7 @@ export async function send(
     operation: op.key,
     method: op.method,
     path: target,
+    pathParams: input.params,
     caller,
     body,
     payload,

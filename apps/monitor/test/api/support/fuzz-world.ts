@@ -18,6 +18,7 @@ export const CALLER_NAMES = [
   'forged-cookie',
   'expired-cookie',
   'wrong-api-key',
+  'wrong-bearer',
   'cross-origin-admin',
   'oversized-headers',
 ] as const;
@@ -127,6 +128,7 @@ export async function buildWorld(t: TestApp): Promise<FuzzWorld> {
     'forged-cookie': { name: 'forged-cookie', headers: { cookie: `monitor_session=${forged}` }, rank: 0 },
     'expired-cookie': { name: 'expired-cookie', headers: { cookie: `monitor_session=${expired}` }, rank: 0 },
     'wrong-api-key': { name: 'wrong-api-key', headers: { 'x-api-key': `${apiKey['x-api-key']}x` }, rank: 0 },
+    'wrong-bearer': { name: 'wrong-bearer', headers: { authorization: 'Bearer mk_not_the_key' }, rank: 0 },
     'cross-origin-admin': {
       name: 'cross-origin-admin',
       headers: { ...admin, origin: 'http://attacker.invalid' },

@@ -1,4 +1,4 @@
-import { BadRequestException, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, BadRequestException, ValidationPipe } from '@nestjs/common';
 import { ValidationError } from 'class-validator';
 
 /** First problem of a failed DTO validation, as one sentence naming the field. */
@@ -14,8 +14,19 @@ export function describeValidationErrors(errors: ValidationError[], prefix = '')
   return 'invalid request body';
 }
 
+/**
+ * Route parameters reach their own pipe (ParseIntPipe) as written. The stock pipe turns a
+ * `number` parameter into `+value` first, which reads `0x10` as 16, `1.6e1` as 16 and ` 16` as
+ * 16: a path would name a resource other than the one spelled.
+ */
+class ApiValidationPipe extends ValidationPipe {
+  protected override transformPrimitive(value: unknown, metadata: ArgumentMetadata): unknown {
+    return metadata.type === 'param' ? value : (super.transformPrimitive(value, metadata) as unknown);
+  }
+}
+
 export const createValidationPipe = (): ValidationPipe =>
-  new ValidationPipe({
+  new ApiValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,

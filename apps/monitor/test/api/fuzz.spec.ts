@@ -34,39 +34,10 @@ import { startTestApp, TestApp } from './support/test-app';
 jest.setTimeout(600_000);
 
 /**
- * KNOWN defects that other deliverables of issue 13 fix on their own branches. A violation that
- * matches an entry is counted and listed but does not fail the run. The coordinator empties this
- * list once those branches are merged; from then on every entry would be a failure again.
+ * Defects known but not yet fixed: a violation matching an entry is listed but does not fail the
+ * run. Empty: every violation fails. An entry names the issue that will fix it.
  */
-const KNOWN_DEFECTS: { owner: string; rule: Rule; when: (tags: string[]) => boolean }[] = [
-  {
-    owner: 'deliverable 2, deep JSON is a 400',
-    rule: 'no-server-error',
-    when: (tags) => tags.includes('deep-nesting'),
-  },
-  {
-    owner: 'deliverable 3, framework errors as {error}',
-    rule: 'error-is-{error}',
-    when: (tags) =>
-      [
-        'framework-body',
-        'oversized-headers',
-        'over-long-url',
-        'over-long-param',
-        'bad-percent-encoding',
-      ].some((tag) => tags.includes(tag)),
-  },
-  {
-    owner: 'deliverable 4, an over-limit body always gets its 413',
-    rule: 'answer-arrives',
-    when: (tags) => tags.includes('over-limit-body'),
-  },
-  {
-    owner: 'deliverable 5, stored text equals accepted text',
-    rule: 'invalid-unicode-refused',
-    when: () => true,
-  },
-];
+const KNOWN_DEFECTS: { owner: string; rule: Rule; when: (tags: string[]) => boolean }[] = [];
 
 const COMMITTED_DOCUMENT = path.join(__dirname, '../../../../docs/openapi.json');
 

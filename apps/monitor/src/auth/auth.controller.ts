@@ -102,7 +102,7 @@ export class AuthController {
     attempt: () => Promise<T>,
   ): Promise<T> {
     const address = request.ip;
-    const wait = this.throttle.retryAfterSeconds(address, this.clock.now());
+    const wait = this.throttle.begin(address, this.clock.now());
     if (wait > 0) {
       void reply.header('retry-after', String(wait));
       throw new HttpException(
@@ -110,6 +110,7 @@ export class AuthController {
         HttpStatus.TOO_MANY_REQUESTS,
       );
     }
+    let failed = false;
     try {
       return await attempt();
     } catch (error) {
@@ -118,11 +119,13 @@ export class AuthController {
         error instanceof SecondFactorFailed ||
         error instanceof ChallengeExpired
       ) {
-        this.throttle.recordFailure(address, this.clock.now());
-        this.throttle.sweep(this.clock.now());
+        failed = true;
         throw new UnauthorizedException(error.message);
       }
       throw error;
+    } finally {
+      this.throttle.settle(address, failed, this.clock.now());
+      this.throttle.sweep(this.clock.now());
     }
   }
 }

@@ -1,0 +1,599 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { ExampleCounts, Sensor, SessionInfo, SitesResponse, UserList } from '@monitor/contracts';
+import { generate } from 'otplib';
+import { SAMPLE_SENSORS } from '../../src/examples/sample-dataset';
+import { MutableClock } from './support/clock';
+import { expectErrorShapes, statusCounts, storedRows, together, type Answer } from './support/concurrency';
+import { accountWithRole, ADMIN, call, Headers, setupAdmin } from './support/http';
+import { startTestApp, TestApp } from './support/test-app';
+
+/**
+ * "Only if none exists yet" rules under parallel requests through the real app: exactly one winner,
+ * the others refused with 4xx `{error}`, and the stored rows as one winner alone would leave them.
+ */
+jest.setTimeout(120_000);
+
+const PASSWORD = 'long enough password';
+const SENSOR = { type: 'tcp', target: '127.0.0.1:9', enabled: false };
+
+const activeAdmins = (dataDir: string): { id: number; username: string }[] =>
+  storedRows(dataDir, `SELECT id, username FROM users WHERE role = 'admin' AND disabled = 0`);
+
+describe('first-run setup happens once', () => {
+  it('of fifty parallel setups exactly one creates an administrator; the rest answer 409', async () => {
+    const t = await startTestApp({ startScheduler: false });
+    try {
+      const answers = await together(
+        t,
+        Array.from({ length: 50 }, (_, i) => ({
+          method: 'POST',
+          path: '/api/setup',
+          body: { username: `first${i}`, password: PASSWORD, mode: 'simple' },
+        })),
+      );
+      expect(statusCounts(answers)).toEqual({ 200: 1, 409: 49 });
+      expectErrorShapes(answers);
+      const winner = answers.findIndex((a) => a.status === 200);
+      expect(storedRows(t.dataDir, 'SELECT username, role FROM users')).toEqual([
+        { username: `first${winner}`, role: 'admin' },
+      ]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('two processes on one data directory, ten setups each at once: one account in all', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'monitor-once-'));
+    const apps = [await startTestApp({ startScheduler: false, dataDir })];
+    apps.push(await startTestApp({ startScheduler: false, dataDir }));
+    try {
+      const answers = (
+        await Promise.all(
+          apps.map((app, n) =>
+            together(
+              app,
+              Array.from({ length: 10 }, (_, i) => ({
+                method: 'POST',
+                path: '/api/setup',
+                body: { username: `p${n}u${i}`, password: PASSWORD, mode: 'simple' },
+              })),
+            ),
+          ),
+        )
+      ).flat();
+      expect(statusCounts(answers)).toEqual({ 200: 1, 409: 19 });
+      expectErrorShapes(answers);
+      expect(storedRows(dataDir, 'SELECT count(*) AS n FROM users')).toEqual([{ n: 1 }]);
+    } finally {
+      for (const app of apps) await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('MONITOR_ADMIN_PASSWORD at start and a setup at the same time leave one account', async () => {
+    for (let round = 0; round < 3; round++) {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'monitor-once-'));
+      const running = await startTestApp({ startScheduler: false, dataDir });
+      try {
+        // A second process on the same data directory starts with the bootstrap password.
+        const [second, setups] = await Promise.all([
+          startTestApp({ startScheduler: false, dataDir, env: { MONITOR_ADMIN_PASSWORD: PASSWORD } }),
+          together(
+            running,
+            Array.from({ length: 5 }, (_, i) => ({
+              method: 'POST',
+              path: '/api/setup',
+              body: { username: `setup${i}`, password: PASSWORD, mode: 'simple' },
+            })),
+          ),
+        ]);
+        await second.close();
+        const accounts = storedRows<{ username: string }>(dataDir, 'SELECT username FROM users');
+        expect(accounts).toHaveLength(1);
+        const setupWon = setups.filter((a) => a.status === 200).length;
+        expect(setupWon + (accounts[0].username === 'admin' ? 1 : 0)).toBe(1);
+        expect(setups.filter((a) => a.status !== 200).every((a) => a.status === 409)).toBe(true);
+      } finally {
+        await running.close();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
+  });
+});
+
+describe('the last active administrator stays', () => {
+  let t: TestApp;
+  let a: { id: number; headers: Headers };
+  let b: { id: number; headers: Headers };
+
+  beforeAll(async () => {
+    t = await startTestApp({ startScheduler: false });
+    const headers = await setupAdmin(t);
+    const session = await call<SessionInfo>(t, 'GET', '/api/session', undefined, headers);
+    a = { id: session.body.user!.id, headers };
+    b = await accountWithRole(t, headers, 'second', 'admin');
+  });
+
+  afterAll(() => t.close());
+
+  /** After a round the survivor makes the other an active administrator again (a new one if deleted). */
+  async function restore(): Promise<void> {
+    const [survivor] = activeAdmins(t.dataDir);
+    const [keeper, other] = survivor.id === a.id ? [a, b] : [b, a];
+    const exists = storedRows(t.dataDir, 'SELECT id FROM users WHERE id = ?', other.id).length > 0;
+    if (exists) {
+      const res = await call(
+        t,
+        'PUT',
+        `/api/users/${other.id}`,
+        { role: 'admin', disabled: false },
+        keeper.headers,
+      );
+      expect(res.status).toBe(200);
+    } else {
+      const made = await accountWithRole(t, keeper.headers, `admin${Date.now()}`, 'admin');
+      Object.assign(other, made);
+    }
+  }
+
+  type Move = (
+    self: typeof a,
+    other: typeof a,
+  ) => { method: string; path: string; body?: unknown; headers: Headers };
+  const demote: Move = (self, other) => ({
+    method: 'PUT',
+    path: `/api/users/${other.id}`,
+    body: { role: 'operator' },
+    headers: self.headers,
+  });
+  const disable: Move = (self, other) => ({
+    method: 'PUT',
+    path: `/api/users/${other.id}`,
+    body: { disabled: true },
+    headers: self.headers,
+  });
+  const remove: Move = (self, other) => ({
+    method: 'DELETE',
+    path: `/api/users/${other.id}`,
+    headers: self.headers,
+  });
+  const demoteSelf: Move = (self) => ({
+    method: 'PUT',
+    path: `/api/users/${self.id}`,
+    body: { role: 'viewer' },
+    headers: self.headers,
+  });
+
+  it.each([
+    ['demote each other', demote, demote],
+    ['disable each other', disable, disable],
+    ['delete each other', remove, remove],
+    ['one deletes, the other demotes', remove, demote],
+    ['one demotes itself while demoting the other', demoteSelf, demote],
+  ] as [string, Move, Move][])(
+    'two administrators who %s at once: one wins, the other is refused',
+    async (_name, first, second) => {
+      for (let round = 0; round < 3; round++) {
+        // Self-demotion pairs with the same administrator demoting the other; else each acts on the other.
+        const [actor, target] = first === demoteSelf ? [a, b] : [b, a];
+        const answers = await together(t, [first(a, b), second(actor, target)]);
+        expect(activeAdmins(t.dataDir)).toHaveLength(1);
+        expect(answers.filter((x) => x.status === 200)).toHaveLength(1);
+        // The loser is refused by the rule (409) or, when the winner already changed its account, at the door.
+        for (const answer of answers.filter((x) => x.status !== 200))
+          expect([401, 403, 409]).toContain(answer.status);
+        expectErrorShapes(answers);
+        await restore();
+      }
+    },
+  );
+});
+
+describe('usernames are unique under parallel creates', () => {
+  it('ten parallel creates of one name (in any case) make one account; the rest answer 409 naming it', async () => {
+    const t = await startTestApp({ startScheduler: false });
+    try {
+      const admin = await setupAdmin(t);
+      const names = ['bob', 'Bob', 'BOB', 'bOb', 'boB', 'bob', 'BoB', 'BOb', 'bob', 'Bob'];
+      const answers = await together<{ error?: string }>(
+        t,
+        names.map((username) => ({
+          method: 'POST',
+          path: '/api/users',
+          body: { username, password: PASSWORD, role: 'viewer' },
+          headers: admin,
+        })),
+      );
+      expect(statusCounts(answers)).toEqual({ 201: 1, 409: 9 });
+      expectErrorShapes(answers);
+      for (const answer of answers.filter((x) => x.status === 409))
+        expect(answer.body.error).toMatch(/account named "bob"/i);
+      const users = (await call<UserList>(t, 'GET', '/api/users', undefined, admin)).body.users;
+      expect(users.map((u) => u.username.toLowerCase()).sort()).toEqual(['admin', 'bob']);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('site names are unique under parallel writes', () => {
+  let t: TestApp;
+  let admin: Headers;
+
+  beforeAll(async () => {
+    t = await startTestApp({ startScheduler: false });
+    admin = await setupAdmin(t);
+  });
+
+  afterAll(() => t.close());
+
+  const siteNames = async () =>
+    (await call<SitesResponse>(t, 'GET', '/api/sites', undefined, admin)).body.sites.map((s) => s.name);
+
+  it('ten parallel creates of one name make one site; the rest answer 409 naming it', async () => {
+    const answers = await together<{ error?: string }>(
+      t,
+      Array.from({ length: 10 }, () => ({
+        method: 'POST',
+        path: '/api/sites',
+        body: { name: 'HQ' },
+        headers: admin,
+      })),
+    );
+    expect(statusCounts(answers)).toEqual({ 201: 1, 409: 9 });
+    expectErrorShapes(answers);
+    for (const answer of answers.filter((x) => x.status === 409))
+      expect(answer.body.error).toBe('a site named "HQ" already exists');
+    expect(await siteNames()).toEqual(['HQ']);
+  });
+
+  it('two sites renamed to one name at once: one is renamed, the other answers 409', async () => {
+    for (const name of ['east', 'west'])
+      expect((await call(t, 'POST', '/api/sites', { name }, admin)).status).toBe(201);
+    const answers = await together(t, [
+      { method: 'PUT', path: '/api/sites/east', body: { name: 'center' }, headers: admin },
+      { method: 'PUT', path: '/api/sites/west', body: { name: 'center' }, headers: admin },
+    ]);
+    expect(statusCounts(answers)).toEqual({ 200: 1, 409: 1 });
+    expectErrorShapes(answers);
+    const names = await siteNames();
+    expect(names.filter((n) => n === 'center')).toHaveLength(1);
+    expect(names).toHaveLength(3);
+  });
+});
+
+describe('API key rotation', () => {
+  let t: TestApp;
+  let admin: Headers;
+
+  beforeAll(async () => {
+    t = await startTestApp({ startScheduler: false });
+    admin = await setupAdmin(t);
+  });
+
+  afterAll(() => t.close());
+
+  const shownKey = async () =>
+    (await call<{ api_key?: string | null }>(t, 'GET', '/api/settings', undefined, admin)).body.api_key ??
+    null;
+  const works = async (key: string) =>
+    (await call(t, 'GET', '/api/settings', undefined, { 'x-api-key': key })).status === 200;
+
+  it('twenty parallel rotations leave exactly one working key: one of the answers, and the one shown', async () => {
+    const answers = await together<{ api_key: string }>(
+      t,
+      Array.from({ length: 20 }, () => ({ method: 'POST', path: '/api/api-key', headers: admin })),
+    );
+    expect(statusCounts(answers)).toEqual({ 200: 20 });
+    const keys = answers.map((x) => x.body.api_key);
+    expect(new Set(keys).size).toBe(20);
+    const valid = [];
+    for (const key of keys) if (await works(key)) valid.push(key);
+    expect(valid).toHaveLength(1);
+    expect(await shownKey()).toBe(valid[0]);
+  });
+
+  it('a removal and rotations at once leave either no key or one answered key, stored whole', async () => {
+    for (let round = 0; round < 5; round++) {
+      const answers = await together<{ api_key?: string }>(t, [
+        { method: 'POST', path: '/api/api-key', headers: admin },
+        { method: 'DELETE', path: '/api/api-key', headers: admin },
+        { method: 'POST', path: '/api/api-key', headers: admin },
+      ]);
+      expect(statusCounts(answers)).toEqual({ 200: 3 });
+      const rows = storedRows<{ key: string }>(
+        t.dataDir,
+        `SELECT key FROM installation_secrets WHERE key LIKE 'api_key%' ORDER BY key`,
+      );
+      const shown = await shownKey();
+      if (shown === null) {
+        // The hash and the sealed copy go together.
+        expect(rows).toEqual([]);
+        for (const answer of [answers[0], answers[2]]) expect(await works(answer.body.api_key!)).toBe(false);
+      } else {
+        expect(rows).toHaveLength(2);
+        expect([answers[0].body.api_key, answers[2].body.api_key]).toContain(shown);
+        expect(await works(shown)).toBe(true);
+      }
+    }
+  });
+});
+
+describe('sensor order', () => {
+  it('parallel reorders leave exactly one of the orders sent, never a mix', async () => {
+    const t = await startTestApp({ startScheduler: false });
+    try {
+      const admin = await setupAdmin(t);
+      const ids: number[] = [];
+      for (let i = 0; i < 8; i++)
+        ids.push(
+          (await call<Sensor>(t, 'POST', '/api/sensors', { ...SENSOR, name: `s${i}` }, admin)).body.id,
+        );
+      const orders = Array.from({ length: 8 }, (_, k) =>
+        ids.map((_, i) => ids[(i + k) % ids.length]).reverse(),
+      );
+      for (let round = 0; round < 3; round++) {
+        const answers = await together(
+          t,
+          orders.map((order) => ({
+            method: 'PUT',
+            path: '/api/sensor-order',
+            body: { ids: order },
+            headers: admin,
+          })),
+        );
+        expect(statusCounts(answers)).toEqual({ 200: 8 });
+        const stored = storedRows<{ id: number }>(
+          t.dataDir,
+          'SELECT id FROM sensors ORDER BY sort_order, id',
+        ).map((r) => r.id);
+        expect(orders).toContainEqual(stored);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('sample data', () => {
+  const sampleNames = (dataDir: string) =>
+    storedRows<{ name: string }>(dataDir, 'SELECT name FROM sensors WHERE sample = 1 ORDER BY name').map(
+      (r) => r.name,
+    );
+
+  it('parallel loads, and loads with removals, never duplicate sample rows and answer consistent totals', async () => {
+    const t = await startTestApp({ startScheduler: false });
+    try {
+      const admin = await setupAdmin(t);
+      const loads = await together<ExampleCounts>(
+        t,
+        Array.from({ length: 4 }, () => ({ method: 'POST', path: '/api/examples', headers: admin })),
+      );
+      expect(statusCounts(loads)).toEqual({ 200: 4 });
+      expect(sampleNames(t.dataDir)).toEqual([...new Set(SAMPLE_SENSORS.map((s) => s.name))].sort());
+      const full = (await call<ExampleCounts>(t, 'GET', '/api/examples', undefined, admin)).body;
+      for (const load of loads) expect(load.body).toEqual(full);
+      for (let round = 0; round < 3; round++) {
+        const mixed = await together<ExampleCounts>(t, [
+          { method: 'DELETE', path: '/api/examples', headers: admin },
+          { method: 'POST', path: '/api/examples', headers: admin },
+          { method: 'DELETE', path: '/api/examples', headers: admin },
+          { method: 'POST', path: '/api/examples', headers: admin },
+        ]);
+        expect(statusCounts(mixed)).toEqual({ 200: 4 });
+        const names = sampleNames(t.dataDir);
+        expect(new Set(names).size).toBe(names.length);
+        expect([0, SAMPLE_SENSORS.length]).toContain(names.length);
+        for (const answer of mixed as Answer<ExampleCounts>[])
+          for (const key of ['sensors', 'results', 'incidents', 'sites'] as const) {
+            expect(answer.body[key]).toBeGreaterThanOrEqual(0);
+            expect(answer.body[key]).toBeLessThanOrEqual(full[key]);
+          }
+        const now = (await call<ExampleCounts>(t, 'GET', '/api/examples', undefined, admin)).body;
+        expect(now).toEqual(names.length === 0 ? { sensors: 0, results: 0, incidents: 0, sites: 0 } : full);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('parallel loads on a file-configured installation all answer 409 and write nothing', async () => {
+    const t = await startTestApp({
+      startScheduler: false,
+      file: { sensors: [{ name: 'declared', ...SENSOR }] },
+    });
+    try {
+      const admin = await setupAdmin(t);
+      const answers = await together(
+        t,
+        Array.from({ length: 4 }, () => ({ method: 'POST', path: '/api/examples', headers: admin })),
+      );
+      expect(statusCounts(answers)).toEqual({ 409: 4 });
+      expectErrorShapes(answers);
+      expect(sampleNames(t.dataDir)).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('the login throttle', () => {
+  it('twenty parallel wrong passwords from one address: at most five are tried, the rest answer 429', async () => {
+    const t = await startTestApp({ startScheduler: false });
+    try {
+      await setupAdmin(t);
+      const answers = await together(
+        t,
+        Array.from({ length: 20 }, () => ({
+          method: 'POST',
+          path: '/api/login',
+          body: { username: ADMIN.username, password: 'wrong password' },
+        })),
+      );
+      expectErrorShapes(answers);
+      expect(answers.filter((a) => a.status === 401).length).toBeLessThanOrEqual(5);
+      expect(answers.filter((a) => a.status !== 401).every((a) => a.status === 429)).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('second factor codes work once', () => {
+  let t: TestApp;
+  let clock: MutableClock;
+  let admin: Headers;
+  let secret: string;
+
+  const code = () => generate({ secret, epoch: Math.floor(clock.now() / 1000) });
+  const challenges = async (n: number): Promise<string[]> => {
+    const list: string[] = [];
+    for (let i = 0; i < n; i++)
+      list.push((await call<{ challenge: string }>(t, 'POST', '/api/login', ADMIN)).body.challenge);
+    return list;
+  };
+
+  beforeAll(async () => {
+    clock = new MutableClock();
+    t = await startTestApp({ startScheduler: false, clock });
+    admin = await setupAdmin(t);
+    secret = (await call<{ secret: string }>(t, 'POST', '/api/me/totp/start', undefined, admin)).body.secret;
+  });
+
+  afterAll(() => t.close());
+
+  it('five parallel confirmations with one code: exactly one enables the second factor', async () => {
+    const now = await code();
+    const answers = await together<{ recovery_codes?: string[] }>(
+      t,
+      Array.from({ length: 5 }, () => ({
+        method: 'POST',
+        path: '/api/me/totp/confirm',
+        body: { code: now },
+        headers: admin,
+      })),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    expectErrorShapes(answers);
+    const codes = answers.find((a) => a.status === 200)!.body.recovery_codes!;
+    const stored = storedRows<{ n: number }>(t.dataDir, 'SELECT count(*) AS n FROM recovery_codes');
+    expect(stored).toEqual([{ n: 8 }]);
+    // The recovery codes of the winning answer are the stored ones.
+    clock.advance(61_000);
+    const [challenge] = await challenges(1);
+    expect((await call(t, 'POST', '/api/login/totp', { challenge, code: codes[0] })).status).toBe(200);
+  });
+
+  it('one recovery code sent five times at once signs in once', async () => {
+    clock.advance(61_000);
+    const recovery = (
+      await call<{ recovery_codes: string[] }>(
+        t,
+        'POST',
+        '/api/me/totp/recovery',
+        { password: ADMIN.password },
+        admin,
+      )
+    ).body.recovery_codes;
+    const answers = await together(
+      t,
+      (await challenges(5)).map((challenge) => ({
+        method: 'POST',
+        path: '/api/login/totp',
+        body: { challenge, code: recovery[0] },
+      })),
+    );
+    expect(statusCounts(answers)).toEqual({ 200: 1, 401: 4 });
+    expect(answers.filter((a) => a.status === 200).length).toBe(1);
+    expect(
+      storedRows(t.dataDir, 'SELECT count(*) AS n FROM recovery_codes WHERE used_at IS NOT NULL'),
+    ).toEqual([{ n: 1 }]);
+  });
+
+  it('one TOTP code sent five times at once signs in once', async () => {
+    clock.advance(61_000);
+    const now = await code();
+    const answers = await together(
+      t,
+      (await challenges(5)).map((challenge) => ({
+        method: 'POST',
+        path: '/api/login/totp',
+        body: { challenge, code: now },
+      })),
+    );
+    expect(statusCounts(answers)).toEqual({ 200: 1, 401: 4 });
+  });
+});
+
+describe('resources declared in the configuration file', () => {
+  const FILE = {
+    sites: [{ name: 'HQ', kind: 'local' }],
+    channels: [{ name: 'hook', type: 'webhook', config: { url: 'http://127.0.0.1:9/hook' } }],
+    sensors: [{ name: 'homepage', ...SENSOR, site: 'HQ', channels: ['hook'] }],
+    maintenance: [
+      {
+        name: 'night',
+        starts_at: '2030-01-01T00:00:00Z',
+        ends_at: '2030-01-01T01:00:00Z',
+        sensors: ['homepage'],
+      },
+    ],
+  };
+  const managed = (dataDir: string) =>
+    ['sites', 'channels', 'sensors', 'maintenance_windows'].map(
+      (table) =>
+        storedRows<{ n: number }>(
+          dataDir,
+          `SELECT count(*) AS n FROM ${table} WHERE managed_by = 'config'`,
+        )[0].n,
+    );
+
+  it('two starts on one data directory at once apply the file once, and so does a third', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'monitor-declared-once-'));
+    try {
+      const apps = await Promise.all(
+        [0, 1].map(() => startTestApp({ startScheduler: false, dataDir, file: FILE })),
+      );
+      expect(managed(dataDir)).toEqual([1, 1, 1, 1]);
+      const third = await startTestApp({ startScheduler: false, dataDir, file: FILE });
+      expect(managed(dataDir)).toEqual([1, 1, 1, 1]);
+      for (const app of [...apps, third]) await app.close();
+      expect(storedRows(dataDir, 'SELECT count(*) AS n FROM sensors')).toEqual([{ n: 1 }]);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a start while the API creates sensors of the declared name adopts one row and leaves the others to the API', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'monitor-declared-api-'));
+    const running = await startTestApp({ startScheduler: false, dataDir });
+    try {
+      const admin = await setupAdmin(running);
+      const [second, created] = await Promise.all([
+        startTestApp({ startScheduler: false, dataDir, file: FILE }),
+        together<Sensor>(
+          running,
+          Array.from({ length: 5 }, () => ({
+            method: 'POST',
+            path: '/api/sensors',
+            body: { name: 'homepage', ...SENSOR },
+            headers: admin,
+          })),
+        ),
+      ]);
+      expect(statusCounts(created)).toEqual({ 201: 5 });
+      await second.close();
+      expect(managed(dataDir)).toEqual([1, 1, 1, 1]);
+      const rows = storedRows<{ managed_by: string | null }>(
+        dataDir,
+        `SELECT managed_by FROM sensors WHERE name = 'homepage' ORDER BY id`,
+      );
+      expect(rows.filter((r) => r.managed_by === 'config')).toHaveLength(1);
+    } finally {
+      await running.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

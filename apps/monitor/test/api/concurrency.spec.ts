@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -524,6 +525,82 @@ describe('second factor codes work once', () => {
       })),
     );
     expect(statusCounts(answers)).toEqual({ 200: 1, 401: 4 });
+  });
+});
+
+describe('second factor enrolment happens once', () => {
+  const codeAt = (secret: string, clock: MutableClock, steps: number) =>
+    generate({ secret, epoch: Math.floor(clock.now() / 1000) + steps * 30 });
+
+  it('two confirmations with codes of two valid steps at once: one enables, and its recovery codes are the stored ones', async () => {
+    const clock = new MutableClock();
+    const t = await startTestApp({ startScheduler: false, clock });
+    try {
+      const admin = await setupAdmin(t);
+      for (let round = 0; round < 3; round++) {
+        const { secret } = (await call<{ secret: string }>(t, 'POST', '/api/me/totp/start', undefined, admin))
+          .body;
+        const codes = [await codeAt(secret, clock, -1), await codeAt(secret, clock, 0)];
+        const answers = await together<{ recovery_codes?: string[] }>(
+          t,
+          codes.map((code) => ({
+            method: 'POST',
+            path: '/api/me/totp/confirm',
+            body: { code },
+            headers: admin,
+          })),
+        );
+        expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+        expectErrorShapes(answers);
+        const issued = answers.find((a) => a.status === 200)!.body.recovery_codes!;
+        const stored = storedRows<{ code_hash: string }>(
+          t.dataDir,
+          'SELECT code_hash FROM recovery_codes ORDER BY id',
+        );
+        expect(stored.map((r) => r.code_hash).sort()).toEqual(
+          issued.map((c) => createHash('sha256').update(c.replace(/-/g, '')).digest('hex')).sort(),
+        );
+        clock.advance(61_000);
+        expect(
+          (await call(t, 'POST', '/api/me/totp/disable', { password: ADMIN.password }, admin)).status,
+        ).toBe(200);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('turning the second factor off while regenerating recovery codes never leaves codes without it', async () => {
+    const clock = new MutableClock();
+    const t = await startTestApp({ startScheduler: false, clock });
+    try {
+      const admin = await setupAdmin(t);
+      for (let round = 0; round < 4; round++) {
+        const { secret } = (await call<{ secret: string }>(t, 'POST', '/api/me/totp/start', undefined, admin))
+          .body;
+        const confirm = await call(
+          t,
+          'POST',
+          '/api/me/totp/confirm',
+          { code: await codeAt(secret, clock, 0) },
+          admin,
+        );
+        expect(confirm.status).toBe(200);
+        const body = { password: ADMIN.password };
+        const answers = await together(t, [
+          { method: 'POST', path: '/api/me/totp/recovery', body, headers: admin },
+          { method: 'POST', path: '/api/me/totp/disable', body, headers: admin },
+        ]);
+        expect(answers[1].status).toBe(200);
+        expect([200, 409]).toContain(answers[0].status);
+        expectErrorShapes(answers);
+        expect(storedRows(t.dataDir, 'SELECT totp_enabled FROM users')).toEqual([{ totp_enabled: 0 }]);
+        expect(storedRows(t.dataDir, 'SELECT count(*) AS n FROM recovery_codes')).toEqual([{ n: 0 }]);
+        clock.advance(61_000);
+      }
+    } finally {
+      await t.close();
+    }
   });
 });
 

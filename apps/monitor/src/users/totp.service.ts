@@ -30,14 +30,19 @@ export class TotpService {
     return this.dataSource.getRepository(UserEntity);
   }
 
-  /** Stores a new unconfirmed secret (replacing an earlier unconfirmed one). */
+  /**
+   * Stores a new unconfirmed secret (replacing an earlier unconfirmed one). Only while the stored
+   * row is off: a confirmation that won meanwhile keeps its secret.
+   */
   async start(user: UserEntity): Promise<{ secret: string; uri: string }> {
-    if (user.totpEnabled) throw new ConflictError('the second factor is already on; disable it first');
+    const alreadyOn = () => new ConflictError('the second factor is already on; disable it first');
+    if (user.totpEnabled) throw alreadyOn();
     const secret = generateSecret();
-    await this.users.update(
-      { id: user.id },
+    const stored = await this.users.update(
+      { id: user.id, totpEnabled: false },
       { totpSecret: secret, totpLastStep: null, updatedAt: this.clock.now() },
     );
+    if (stored.affected !== 1) throw alreadyOn();
     return { secret, uri: this.uri(user.username, secret) };
   }
 

@@ -570,6 +570,38 @@ describe('second factor enrolment happens once', () => {
     }
   });
 
+  it('a restarted enrolment racing its confirmation never replaces the secret that was turned on', async () => {
+    const clock = new MutableClock();
+    const t = await startTestApp({ startScheduler: false, clock });
+    try {
+      const admin = await setupAdmin(t);
+      for (let round = 0; round < 4; round++) {
+        const { secret } = (await call<{ secret: string }>(t, 'POST', '/api/me/totp/start', undefined, admin))
+          .body;
+        const code = await codeAt(secret, clock, 0);
+        const answers = await together(t, [
+          { method: 'POST', path: '/api/me/totp/confirm', body: { code }, headers: admin },
+          { method: 'POST', path: '/api/me/totp/start', headers: admin },
+        ]);
+        expectErrorShapes(answers);
+        const [row] = storedRows<{ totp_enabled: number; totp_secret: string }>(
+          t.dataDir,
+          'SELECT totp_enabled, totp_secret FROM users',
+        );
+        if (answers[0].status === 200) {
+          expect(answers[1].status).toBe(409);
+          expect(row).toEqual({ totp_enabled: 1, totp_secret: secret });
+          clock.advance(61_000);
+          expect(
+            (await call(t, 'POST', '/api/me/totp/disable', { password: ADMIN.password }, admin)).status,
+          ).toBe(200);
+        } else expect(row.totp_enabled).toBe(0);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
   it('turning the second factor off while regenerating recovery codes never leaves codes without it', async () => {
     const clock = new MutableClock();
     const t = await startTestApp({ startScheduler: false, clock });

@@ -164,3 +164,42 @@ describe('only-once rules across two processes on one data directory', () => {
     }
   });
 });
+
+describe('a configuration file applied by two processes starting at once', () => {
+  const FILE = `sites:
+  - { name: HQ, kind: local }
+channels:
+  - { name: hook, type: webhook, config: { url: "http://127.0.0.1:9/hook" } }
+sensors:
+  - { name: homepage, type: tcp, target: "127.0.0.1:9", enabled: false, site: HQ, channels: [hook] }
+maintenance:
+  - { name: night, starts_at: "2030-01-01T00:00:00Z", ends_at: "2030-01-01T01:00:00Z", sensors: [homepage] }
+`;
+
+  it('both start, and every declared row exists once', async () => {
+    for (let round = 0; round < 3; round++) {
+      const dataDir = tempDir('monitor-two-starts-');
+      const config = path.join(dataDir, 'monitor.yaml');
+      fs.writeFileSync(config, FILE);
+      const started = await Promise.allSettled(
+        [0, 1].map(() => startServer({ dataDir, args: ['--config', config], timeoutMs: 60_000 })),
+      );
+      try {
+        expect(started.map((s) => (s.status === 'rejected' ? String(s.reason) : 'started'))).toEqual([
+          'started',
+          'started',
+        ]);
+        const db = new Database(path.join(dataDir, 'monitor.db'), { readonly: true });
+        try {
+          for (const table of ['sites', 'channels', 'sensors', 'maintenance_windows'])
+            expect([table, db.prepare(`SELECT count(*) FROM ${table}`).pluck().get()]).toEqual([table, 1]);
+        } finally {
+          db.close();
+        }
+      } finally {
+        for (const s of started) if (s.status === 'fulfilled') await s.value.stop();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
+  });
+});

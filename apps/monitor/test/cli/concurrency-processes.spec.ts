@@ -176,9 +176,13 @@ maintenance:
   - { name: night, starts_at: "2030-01-01T00:00:00Z", ends_at: "2030-01-01T01:00:00Z", sensors: [homepage] }
 `;
 
-  it('both start, and every declared row exists once', async () => {
+  it.each([
+    ['a new data directory (migrations race too)', false],
+    ['an existing database', true],
+  ])('on %s both start, and every declared row exists once', async (_name, existing) => {
     for (let round = 0; round < 3; round++) {
       const dataDir = tempDir('monitor-two-starts-');
+      if (existing) await (await startServer({ dataDir })).stop();
       const config = path.join(dataDir, 'monitor.yaml');
       fs.writeFileSync(config, FILE);
       const started = await Promise.allSettled(

@@ -4,6 +4,7 @@ import type { MixedList, EntitySchema } from 'typeorm';
 import { currentUidText, describeErrno, StartupError } from '../process/startup-error';
 import { databasePath } from './database-path';
 import { MIGRATIONS } from './migrations';
+import { runMigrationsOnce } from './run-migrations-once';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type Entities = MixedList<Function | string | EntitySchema>;
@@ -52,7 +53,7 @@ export async function openDatabase(dataDir: string, entities: Entities): Promise
     throw cannotOpen(error);
   }
   try {
-    await dataSource.runMigrations({ transaction: 'each' });
+    await runMigrationsOnce(dataSource);
   } catch (error) {
     await dataSource.destroy().catch(() => undefined);
     throw new StartupError(`cannot migrate database ${file}: ${describeErrno(error)}`);

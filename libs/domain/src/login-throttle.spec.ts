@@ -47,3 +47,24 @@ describe('LoginThrottle', () => {
     expect((throttle as unknown as { failures: Map<string, number[]> }).failures.size).toBe(1);
   });
 });
+
+describe('LoginThrottle attempts in flight', () => {
+  const t0 = 1_000_000;
+
+  it('lets at most five attempts from one address be checked at once', () => {
+    const throttle = new LoginThrottle();
+    const waits = Array.from({ length: 8 }, () => throttle.begin('a', t0));
+    expect(waits).toEqual([0, 0, 0, 0, 0, 1, 1, 1]);
+    expect(throttle.begin('b', t0)).toBe(0);
+  });
+
+  it('frees the place of a success and keeps a failure for the window', () => {
+    const throttle = new LoginThrottle();
+    for (let i = 0; i < 5; i++) expect(throttle.begin('a', t0)).toBe(0);
+    throttle.settle('a', false, t0);
+    expect(throttle.begin('a', t0)).toBe(0);
+    for (let i = 0; i < 5; i++) throttle.settle('a', true, t0);
+    expect(throttle.retryAfterSeconds('a', t0)).toBe(60);
+    expect(throttle.begin('a', t0 + 1)).toBe(60);
+  });
+});

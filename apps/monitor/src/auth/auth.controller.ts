@@ -130,7 +130,7 @@ export class AuthController {
     attempt: () => Promise<T>,
   ): Promise<T> {
     const address = request.ip;
-    const wait = this.throttle.retryAfterSeconds(address, this.clock.now());
+    const wait = this.throttle.begin(address, this.clock.now());
     if (wait > 0) {
       this.logFailure(address, username, 'rate limited');
       void reply.header('retry-after', String(wait));
@@ -139,6 +139,7 @@ export class AuthController {
         HttpStatus.TOO_MANY_REQUESTS,
       );
     }
+    let failed = false;
     try {
       return await attempt();
     } catch (error) {
@@ -147,8 +148,7 @@ export class AuthController {
         error instanceof SecondFactorFailed ||
         error instanceof ChallengeExpired
       ) {
-        this.throttle.recordFailure(address, this.clock.now());
-        this.throttle.sweep(this.clock.now());
+        failed = true;
         this.logFailure(
           address,
           error instanceof ChallengeExpired ? username : error.username,
@@ -161,6 +161,9 @@ export class AuthController {
         throw new UnauthorizedException(error.message);
       }
       throw error;
+    } finally {
+      this.throttle.settle(address, failed, this.clock.now());
+      this.throttle.sweep(this.clock.now());
     }
   }
 

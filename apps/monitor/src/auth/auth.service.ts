@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ConflictError } from '@monitor/domain';
 import type { LoginResponse, SetupRequest } from '@monitor/contracts';
-import { DataSource } from 'typeorm';
 import { SettingsStore } from '../settings/settings.store';
 import { TotpService } from '../users/totp.service';
-import { UserEntity } from '../users/user.entity';
 import { UsersService } from '../users/users.service';
 import { verifyPassword } from './passwords';
 import { SessionService } from './session.service';
@@ -28,7 +26,6 @@ export class SignInFailed extends Error {
 @Injectable()
 export class AuthService {
   constructor(
-    private readonly dataSource: DataSource,
     private readonly users: UsersService,
     private readonly totp: TotpService,
     private readonly sessions: SessionService,
@@ -37,14 +34,8 @@ export class AuthService {
 
   /** First administrator, only while no account exists at all. Returns its session token. */
   async setup(request: SetupRequest): Promise<string> {
-    const user = await this.dataSource.transaction(async (manager) => {
-      if ((await manager.count(UserEntity)) > 0)
-        throw new ConflictError('setup is done: an account already exists');
-      return this.users.create(
-        { username: request.username, password: request.password, role: 'admin' },
-        manager,
-      );
-    });
+    const user = await this.users.createFirst(request.username, request.password);
+    if (!user) throw new ConflictError('setup is done: an account already exists');
     await this.settings.set(SETUP_MODE_SETTING, request.mode);
     await this.users.recordSignIn(user);
     return this.sessions.issueSession(user);

@@ -2,6 +2,7 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity('channels')
 @Index('IDX_channels_name', ['name'])
+@Index('UQ_channels_declared_name', ['name'], { unique: true, where: `"managed_by" = 'config'` })
 export class ChannelEntity {
   @PrimaryGeneratedColumn() id!: number;
   @Column({ type: 'varchar' }) name!: string;

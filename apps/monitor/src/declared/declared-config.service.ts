@@ -44,6 +44,9 @@ export class DeclaredConfigSync implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     const { sites, channels, sensors, maintenance } = this.config;
     await this.dataSource.transaction(async (m) => {
+      // Take the write lock before reading: another process applying the same file waits for this
+      // one and then finds its rows, instead of reading a state this one is about to change.
+      await m.query('UPDATE sites SET id = id WHERE 0');
       const siteIds = await this.applySites(m);
       const channelIds = await this.applyChannels(m);
       const sensorIds = await this.applySensors(m, siteIds, channelIds);
@@ -180,11 +183,15 @@ export class DeclaredConfigSync implements OnModuleInit {
 type NamedEntity =
   typeof SiteEntity | typeof ChannelEntity | typeof SensorEntity | typeof MaintenanceWindowEntity;
 
-/** The oldest row of that name: names need not be unique, and the file adopts the first. */
-const first = async <E extends NamedEntity>(m: EntityManager, entity: E, name: string) =>
-  (await m
-    .getRepository(entity)
-    .findOne({ where: { name }, order: { id: 'ASC' } })) as InstanceType<E> | null;
+/**
+ * The row of that name the file already manages (a partial unique index allows one), else the
+ * oldest: names need not be unique, and the file adopts the first.
+ */
+const first = async <E extends NamedEntity>(m: EntityManager, entity: E, name: string) => {
+  const repository = m.getRepository(entity as typeof SiteEntity);
+  return ((await repository.findOne({ where: { name, managedBy: MANAGED_BY_FILE } })) ??
+    (await repository.findOne({ where: { name }, order: { id: 'ASC' } }))) as InstanceType<E> | null;
+};
 
 /** Rows the file managed before and no longer declares go back to the API. */
 const release = async (m: EntityManager, entity: NamedEntity, keep: number[]): Promise<void> => {

@@ -9,6 +9,7 @@ import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
 import { sqliteHandle } from '../core/database/sqlite-handle';
+import { writeAtomically } from '../core/database/write-atomically';
 import { EventBus } from '../core/events/event-bus';
 import { HistoryQueries } from '../history/history.queries';
 import { RollupMaintenance } from '../history/rollup-maintenance.service';
@@ -57,35 +58,39 @@ export class ExamplesService {
     const declared = this.config.sensors.length + this.config.sites.length + this.config.channels.length;
     if (declared > 0)
       throw new ConflictError('this installation is configured from a file: sample data cannot be loaded');
-    const created = this.insert();
+    // The totals are read in the same transaction: a load or removal racing this one cannot skew them.
+    const { created, totals } = await writeAtomically(this.dataSource, () => ({
+      created: this.insert(),
+      totals: this.counts(),
+    }));
     for (const id of created) {
       await this.scheduler.reconcile(id);
       this.events.emit('sensor', { id, action: 'created' });
     }
-    return this.counts();
+    return totals;
   }
 
+  /** Removes sample rows; what went is counted in the same transaction that removes it. */
   async remove(): Promise<ExampleCounts> {
-    const before = this.counts();
-    const ids = this.db.prepare('SELECT id FROM sensors WHERE sample = 1').pluck().all() as number[];
-    const sitesBefore = before.sites;
-    this.db.transaction(() => {
-      this.db.prepare('DELETE FROM sensors WHERE sample = 1').run();
-      this.db
+    const { ids, gone } = await writeAtomically(this.dataSource, (db) => {
+      const before = this.counts();
+      const ids = db.prepare('SELECT id FROM sensors WHERE sample = 1').pluck().all() as number[];
+      db.prepare('DELETE FROM sensors WHERE sample = 1').run();
+      const sites = db
         .prepare(
           'DELETE FROM sites WHERE sample = 1 AND id NOT IN (SELECT site_id FROM sensors WHERE site_id IS NOT NULL)',
         )
-        .run();
-    })();
+        .run().changes;
+      return { ids, gone: { ...before, sites } };
+    });
     for (const id of ids) {
       await this.scheduler.reconcile(id);
       this.events.emit('sensor', { id, action: 'deleted' });
     }
-    const after = this.counts();
-    return { ...before, sites: sitesBefore - after.sites };
+    return gone;
   }
 
-  /** One transaction: sites, sensors, their invented results and incidents, and the rollups. */
+  /** Sites, sensors, their invented results and incidents, and the rollups; inside `writeAtomically`. */
   private insert(): number[] {
     const db = this.db;
     const now = this.clock.now();
@@ -111,51 +116,45 @@ export class ExamplesService {
     const insertIncident = db.prepare(
       'INSERT INTO incidents (sensor_id, started_at, resolved_at, cause) VALUES (?, ?, ?, ?)',
     );
-    return db.transaction(() => {
-      for (const site of SAMPLE_SITES)
-        if (exists('sites', site.name) === undefined)
-          insertSite.run(site.name, site.kind, site.lat, site.lon, now, now);
-      const created: number[] = [];
-      for (const sample of SAMPLE_SENSORS) {
-        if (exists('sensors', sample.name) !== undefined) continue;
-        const target = sample.target.replace('{self}', self);
-        const runs = target.includes(self);
-        // Validated like an API create, so the sample set can never hold a sensor the API would refuse.
-        const draft = mergeDraft(
-          null,
-          { ...sample, target, site: sample.site, enabled: runs },
-          this.catalogue,
-        );
-        const { results, outages } = inventHistory(sample, from, now);
-        const last = results.at(-1);
-        const id = Number(
-          insertSensor.run({
-            name: draft.name,
-            type: draft.type,
-            target: draft.target,
-            interval: draft.interval,
-            retries: SAMPLE_RETRIES,
-            group: draft.group,
-            tags: JSON.stringify(draft.tags),
-            site: sample.site ? (exists('sites', sample.site) ?? null) : null,
-            enabled: runs ? 1 : 0,
-            options: JSON.stringify(draft.options),
-            status: runs ? 'unknown' : 'paused',
-            message: last?.message ?? '',
-            checked: last?.ts ?? null,
-            latency: last?.latencyMs ?? null,
-            now,
-          }).lastInsertRowid,
-        );
-        for (const r of results)
-          insertResult.run(id, r.ts, r.success ? 1 : 0, r.statusCode, r.latencyMs, r.message);
-        for (const outage of outages.filter((o) => failuresIn(results, o) >= SAMPLE_RETRIES))
-          insertIncident.run(id, outage.startedAt, outage.resolvedAt, outage.cause);
-        this.summarise(queries, id, from, marks);
-        created.push(id);
-      }
-      return created;
-    })();
+    for (const site of SAMPLE_SITES)
+      if (exists('sites', site.name) === undefined)
+        insertSite.run(site.name, site.kind, site.lat, site.lon, now, now);
+    const created: number[] = [];
+    for (const sample of SAMPLE_SENSORS) {
+      if (exists('sensors', sample.name) !== undefined) continue;
+      const target = sample.target.replace('{self}', self);
+      const runs = target.includes(self);
+      // Validated like an API create, so the sample set can never hold a sensor the API would refuse.
+      const draft = mergeDraft(null, { ...sample, target, site: sample.site, enabled: runs }, this.catalogue);
+      const { results, outages } = inventHistory(sample, from, now);
+      const last = results.at(-1);
+      const id = Number(
+        insertSensor.run({
+          name: draft.name,
+          type: draft.type,
+          target: draft.target,
+          interval: draft.interval,
+          retries: SAMPLE_RETRIES,
+          group: draft.group,
+          tags: JSON.stringify(draft.tags),
+          site: sample.site ? (exists('sites', sample.site) ?? null) : null,
+          enabled: runs ? 1 : 0,
+          options: JSON.stringify(draft.options),
+          status: runs ? 'unknown' : 'paused',
+          message: last?.message ?? '',
+          checked: last?.ts ?? null,
+          latency: last?.latencyMs ?? null,
+          now,
+        }).lastInsertRowid,
+      );
+      for (const r of results)
+        insertResult.run(id, r.ts, r.success ? 1 : 0, r.statusCode, r.latencyMs, r.message);
+      for (const outage of outages.filter((o) => failuresIn(results, o) >= SAMPLE_RETRIES))
+        insertIncident.run(id, outage.startedAt, outage.resolvedAt, outage.cause);
+      this.summarise(queries, id, from, marks);
+      created.push(id);
+    }
+    return created;
   }
 
   /**

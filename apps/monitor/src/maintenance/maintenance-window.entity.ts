@@ -12,6 +12,7 @@ import { SensorEntity } from '../sensors/sensor.entity';
 
 @Entity('maintenance_windows')
 @Index('IDX_maintenance_windows_ends', ['endsAt'])
+@Index('UQ_maintenance_windows_declared_name', ['name'], { unique: true, where: `"managed_by" = 'config'` })
 @Check('CHK_maintenance_windows_order', `"starts_at" < "ends_at"`)
 export class MaintenanceWindowEntity {
   @PrimaryGeneratedColumn() id!: number;

@@ -5,6 +5,7 @@ export type SensorStatus = 'up' | 'down' | 'warn' | 'unknown' | 'paused';
 
 @Entity('sensors')
 @Index('IDX_sensors_name', ['name'])
+@Index('UQ_sensors_declared_name', ['name'], { unique: true, where: `"managed_by" = 'config'` })
 @Index('IDX_sensors_site', ['siteId'])
 @Index('IDX_sensors_parent', ['parentId'])
 @Check('CHK_sensors_status', `"status" IN ('up','down','warn','unknown','paused')`)

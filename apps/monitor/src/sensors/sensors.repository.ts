@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { SensorType } from '@monitor/contracts';
+import { InvalidInputError } from '@monitor/domain';
 import type Database from 'better-sqlite3';
 import { DataSource } from 'typeorm';
 import { sqliteHandle } from '../core/database/sqlite-handle';
+import { writeAtomically } from '../core/database/write-atomically';
 import { EventBus } from '../core/events/event-bus';
 import type { SensorDefinition } from '../scheduler/runtime-entry';
 import { SensorChannelEntity } from './sensor-channel.entity';
@@ -147,5 +149,19 @@ export class SensorsRepository {
   async definition(id: number): Promise<SensorDefinition | null> {
     const found = await this.one(id);
     return found ? toDefinition(found.sensor, found.channelIds) : null;
+  }
+
+  /**
+   * Stores a dashboard order in one transaction: of racing reorders the last one written stands
+   * whole, never a mix. Refuses (nothing written) when an id names no sensor.
+   */
+  async setOrder(ids: number[]): Promise<void> {
+    await writeAtomically(this.dataSource, (db) => {
+      const known = db.prepare('SELECT 1 FROM sensors WHERE id = ?').pluck();
+      if (ids.some((id) => known.get(id) === undefined))
+        throw new InvalidInputError('ids names a sensor that does not exist');
+      const place = db.prepare('UPDATE sensors SET sort_order = ? WHERE id = ?');
+      ids.forEach((id, index) => place.run(index + 1, id));
+    });
   }
 }

@@ -163,12 +163,7 @@ export class SensorsService {
 
   async setOrder(ids: number[]): Promise<void> {
     const unique = [...new Set(ids)];
-    await this.dataSource.transaction(async (manager) => {
-      const found = await manager.getRepository(SensorEntity).countBy({ id: In(unique) });
-      if (found !== unique.length) throw new InvalidInputError('ids names a sensor that does not exist');
-      for (const [index, id] of unique.entries())
-        await manager.update(SensorEntity, { id }, { sortOrder: index + 1 });
-    });
+    await this.repository.setOrder(unique);
     for (const id of unique) this.events.emit('sensor', { id, action: 'updated' });
   }
 

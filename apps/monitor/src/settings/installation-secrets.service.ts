@@ -9,6 +9,7 @@ import {
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock } from '../core/clock/clock';
+import { writeAtomically } from '../core/database/write-atomically';
 import { InstallationSecretEntity } from './installation-secret.entity';
 
 const SESSION_SECRET = 'session_secret';
@@ -40,34 +41,42 @@ export class InstallationSecretsService {
     if (stored) {
       this.sessionSecret = Buffer.from(stored.value, 'base64');
     } else {
-      const secret = randomBytes(32);
-      // INSERT OR IGNORE: two first requests racing must end with one secret.
-      await this.dataSource.query(
-        `INSERT OR IGNORE INTO installation_secrets (key, value, created_at) VALUES (?, ?, ?)`,
-        [SESSION_SECRET, secret.toString('base64'), this.clock.now()],
-      );
-      const row = await this.repository.findOneByOrFail({ key: SESSION_SECRET });
-      this.sessionSecret = Buffer.from(row.value, 'base64');
+      const secret = randomBytes(32).toString('base64');
+      // INSERT OR IGNORE, read back in the same transaction: racing first requests end with one secret.
+      const value = await writeAtomically(this.dataSource, (db) => {
+        db.prepare(
+          `INSERT OR IGNORE INTO installation_secrets (key, value, created_at) VALUES (?, ?, ?)`,
+        ).run(SESSION_SECRET, secret, this.clock.now());
+        return db.prepare('SELECT value FROM installation_secrets WHERE key = ?').pluck().get(SESSION_SECRET);
+      });
+      this.sessionSecret = Buffer.from(value as string, 'base64');
     }
     return this.sessionSecret;
   }
 
-  /** Generates a new API key (the old one stops working at once) and returns it in clear. */
+  /**
+   * Generates a new API key (the old one stops working at once) and returns it in clear. Hash and
+   * sealed copy are replaced together in one transaction, so racing rotations leave exactly one
+   * key: the last one written, which its answer carries, valid when it was answered.
+   */
   async rotateApiKey(): Promise<string> {
     const key = `mk_${randomBytes(32).toString('base64url')}`;
     const sealed = await this.seal(key);
     const now = this.clock.now();
-    await this.dataSource.transaction(async (manager) => {
-      await manager.save(InstallationSecretEntity, [
-        { key: API_KEY_HASH, value: sha256(key), createdAt: now },
-        { key: API_KEY_SEALED, value: sealed, createdAt: now },
-      ]);
+    await writeAtomically(this.dataSource, (db) => {
+      const replace = db.prepare(
+        'INSERT OR REPLACE INTO installation_secrets (key, value, created_at) VALUES (?, ?, ?)',
+      );
+      replace.run(API_KEY_HASH, sha256(key), now);
+      replace.run(API_KEY_SEALED, sealed, now);
     });
     return key;
   }
 
   async removeApiKey(): Promise<void> {
-    await this.repository.delete([API_KEY_HASH, API_KEY_SEALED]);
+    await writeAtomically(this.dataSource, (db) =>
+      db.prepare('DELETE FROM installation_secrets WHERE key IN (?, ?)').run(API_KEY_HASH, API_KEY_SEALED),
+    );
   }
 
   /** Whether `presented` is the current API key; constant time in the key's content. */

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { SiteDeleted, SiteDetail, SiteInput, SiteKind } from '@monitor/contracts';
 import { ConflictError, InvalidInputError, NotFoundError } from '@monitor/domain';
-import { DataSource, EntityManager } from 'typeorm';
+import type Database from 'better-sqlite3';
+import { DataSource } from 'typeorm';
 import { Clock } from '../core/clock/clock';
+import { isUniqueViolation, writeAtomically } from '../core/database/write-atomically';
 import { EventBus } from '../core/events/event-bus';
-import { SensorEntity } from '../sensors/sensor.entity';
-import { SiteEntity } from './site.entity';
 
 interface SiteRow {
   name: string;
@@ -33,8 +33,17 @@ const view = (row: SiteRow): SiteDetail => ({
 const kindOf = (kind: SiteKind | '' | undefined, fallback: SiteKind): SiteKind =>
   kind === undefined ? fallback : kind === '' ? 'local' : kind;
 
-const isUniqueViolation = (error: unknown): boolean =>
-  /UNIQUE constraint failed: sites\.name/.test((error as Error).message ?? '');
+interface StoredSite {
+  id: number;
+  name: string;
+  kind: SiteKind;
+  lat: number | null;
+  lon: number | null;
+  managed_by: string | null;
+}
+
+const sensorIds = (db: Database.Database, siteId: number): number[] =>
+  db.prepare('SELECT id FROM sensors WHERE site_id = ? ORDER BY id').pluck().all(siteId) as number[];
 
 /**
  * The coordinates a request sets: both numbers, or both null/absent. `update` also tells whether
@@ -70,55 +79,37 @@ export class SitesService {
     return rows.map(view);
   }
 
+  /** The unique index on the name decides between racing creates: one 201, the others 409. */
   async create(input: SiteInput & { name: string }): Promise<SiteDetail> {
     const { lat, lon } = coordinates(input, false) as { lat: number | null; lon: number | null };
     const name = input.name;
     const now = this.clock.now();
-    try {
-      await this.dataSource.transaction(async (manager) => {
-        await this.mustBeFree(manager, name);
-        await manager.getRepository(SiteEntity).insert({
-          name,
-          kind: kindOf(input.kind, 'local'),
-          lat,
-          lon,
-          sample: false,
-          managedBy: null,
-          createdAt: now,
-          updatedAt: now,
-        });
-      });
-    } catch (error) {
-      throw isUniqueViolation(error) ? this.duplicate(name) : error;
-    }
+    await this.write(name, (db) => {
+      db.prepare(
+        `INSERT INTO sites (name, kind, lat, lon, sample, managed_by, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 0, NULL, ?, ?)`,
+      ).run(name, kindOf(input.kind, 'local'), lat, lon, now, now);
+    });
     return this.one(name);
   }
 
   /** Partial update: rename, kind, and lat with lon. A rename shows in every sensor of the site. */
   async update(name: string, input: SiteInput): Promise<SiteDetail> {
     const position = coordinates(input, true);
-    let finalName = name;
-    let affected: number[] = [];
-    try {
-      await this.dataSource.transaction(async (manager) => {
-        const site = await this.mustFindChangeable(manager, name, 'changed');
-        const rename = input.name !== undefined && input.name !== site.name;
-        if (rename) await this.mustBeFree(manager, input.name as string);
-        finalName = input.name ?? site.name;
-        await manager.getRepository(SiteEntity).update(
-          { id: site.id },
-          {
-            name: finalName,
-            kind: kindOf(input.kind, site.kind),
-            ...(position ?? {}),
-            updatedAt: this.clock.now(),
-          },
-        );
-        if (rename) affected = await this.sensorIds(manager, site.id);
-      });
-    } catch (error) {
-      throw isUniqueViolation(error) ? this.duplicate(finalName) : error;
-    }
+    const finalName = input.name ?? name;
+    const affected = await this.write(finalName, (db) => {
+      const site = this.mustFindChangeable(db, name, 'changed');
+      const rename = input.name !== undefined && input.name !== site.name;
+      db.prepare(`UPDATE sites SET name = ?, kind = ?, lat = ?, lon = ?, updated_at = ? WHERE id = ?`).run(
+        input.name ?? site.name,
+        kindOf(input.kind, site.kind),
+        position ? position.lat : site.lat,
+        position ? position.lon : site.lon,
+        this.clock.now(),
+        site.id,
+      );
+      return rename ? sensorIds(db, site.id) : [];
+    });
     this.announce(affected);
     return this.one(finalName);
   }
@@ -128,25 +119,34 @@ export class SitesService {
    * without a site in the same transaction.
    */
   async remove(name: string, unassign: boolean): Promise<SiteDeleted> {
-    const affected = await this.dataSource.transaction(async (manager) => {
-      const site = await this.mustFindChangeable(manager, name, 'deleted');
-      const ids = await this.sensorIds(manager, site.id);
+    const affected = await this.write(name, (db) => {
+      const site = this.mustFindChangeable(db, name, 'deleted');
+      const ids = sensorIds(db, site.id);
       if (ids.length > 0 && !unassign) {
         const count = ids.length === 1 ? '1 sensor' : `${ids.length} sensors`;
         throw new ConflictError(
           `site "${site.name}" still has ${count}; delete with unassign=1 to leave them without a site`,
         );
       }
-      if (ids.length > 0) {
-        await manager
-          .getRepository(SensorEntity)
-          .update({ siteId: site.id }, { siteId: null, updatedAt: this.clock.now() });
-      }
-      await manager.getRepository(SiteEntity).delete({ id: site.id });
+      if (ids.length > 0)
+        db.prepare('UPDATE sensors SET site_id = NULL, updated_at = ? WHERE site_id = ?').run(
+          this.clock.now(),
+          site.id,
+        );
+      db.prepare('DELETE FROM sites WHERE id = ?').run(site.id);
       return ids;
     });
     this.announce(affected);
     return { deleted: name, unassigned: affected.length > 0 };
+  }
+
+  /** Checks and writes in one transaction; a name taken meanwhile is a 409 naming it. */
+  private async write<T>(name: string, change: (db: Database.Database) => T): Promise<T> {
+    try {
+      return await writeAtomically(this.dataSource, change);
+    } catch (error) {
+      throw isUniqueViolation(error) ? this.duplicate(name) : error;
+    }
   }
 
   private async one(name: string): Promise<SiteDetail> {
@@ -155,33 +155,20 @@ export class SitesService {
     return view(rows[0]);
   }
 
-  private async mustFindChangeable(
-    manager: EntityManager,
-    name: string,
-    verb: 'changed' | 'deleted',
-  ): Promise<SiteEntity> {
-    const site = await manager.getRepository(SiteEntity).findOneBy({ name });
+  private mustFindChangeable(db: Database.Database, name: string, verb: 'changed' | 'deleted'): StoredSite {
+    const site = db
+      .prepare('SELECT id, name, kind, lat, lon, managed_by FROM sites WHERE name = ?')
+      .get(name) as StoredSite | undefined;
     if (!site) throw new NotFoundError(`no site named "${name}"`);
-    if (site.managedBy)
+    if (site.managed_by)
       throw new ConflictError(
         `site "${site.name}" is declared in the configuration file and cannot be ${verb} through the API`,
       );
     return site;
   }
 
-  private async mustBeFree(manager: EntityManager, name: string): Promise<void> {
-    if (await manager.getRepository(SiteEntity).existsBy({ name })) throw this.duplicate(name);
-  }
-
   private duplicate(name: string): ConflictError {
     return new ConflictError(`a site named "${name}" already exists`);
-  }
-
-  private async sensorIds(manager: EntityManager, siteId: number): Promise<number[]> {
-    const rows = (await manager.query('SELECT id FROM sensors WHERE site_id = ? ORDER BY id', [siteId])) as {
-      id: number;
-    }[];
-    return rows.map((r) => r.id);
   }
 
   /** Sensors whose site changed: the sensor list cache and the dashboards refetch. */

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ConflictError, InvalidInputError, NotFoundError } from '@monitor/domain';
 import { generateSecret, generateURI, verify } from 'otplib';
+import type Database from 'better-sqlite3';
 import * as QRCode from 'qrcode';
 import { DataSource, IsNull } from 'typeorm';
 import { verifyPassword } from '../auth/passwords';
 import { generateRecoveryCodes, hashRecoveryCode, normalizeRecoveryCode } from '../auth/recovery-codes';
 import { Clock } from '../core/clock/clock';
+import { writeAtomically } from '../core/database/write-atomically';
 import { RecoveryCodeEntity } from './recovery-code.entity';
 import { UserEntity } from './user.entity';
 
@@ -28,14 +30,19 @@ export class TotpService {
     return this.dataSource.getRepository(UserEntity);
   }
 
-  /** Stores a new unconfirmed secret (replacing an earlier unconfirmed one). */
+  /**
+   * Stores a new unconfirmed secret (replacing an earlier unconfirmed one). Only while the stored
+   * row is off: a confirmation that won meanwhile keeps its secret.
+   */
   async start(user: UserEntity): Promise<{ secret: string; uri: string }> {
-    if (user.totpEnabled) throw new ConflictError('the second factor is already on; disable it first');
+    const alreadyOn = () => new ConflictError('the second factor is already on; disable it first');
+    if (user.totpEnabled) throw alreadyOn();
     const secret = generateSecret();
-    await this.users.update(
-      { id: user.id },
+    const stored = await this.users.update(
+      { id: user.id, totpEnabled: false },
       { totpSecret: secret, totpLastStep: null, updatedAt: this.clock.now() },
     );
+    if (stored.affected !== 1) throw alreadyOn();
     return { secret, uri: this.uri(user.username, secret) };
   }
 
@@ -45,12 +52,33 @@ export class TotpService {
     return QRCode.toBuffer(this.uri(user.username, user.totpSecret), { type: 'png', margin: 2, width: 240 });
   }
 
+  /**
+   * Turns the second factor on with a code of the secret being enrolled. The step, the switch and
+   * the recovery codes are written in one transaction that re-checks the stored row, so of racing
+   * confirmations exactly one succeeds and its answer holds the codes that are stored.
+   */
   async confirm(user: UserEntity, code: string): Promise<string[]> {
     if (user.totpEnabled) throw new ConflictError('the second factor is already on');
-    if (!user.totpSecret) throw new ConflictError('start the second-factor setup first');
-    if (!(await this.acceptCode(user, code))) throw new InvalidInputError('code is not valid');
-    await this.users.update({ id: user.id }, { totpEnabled: true, updatedAt: this.clock.now() });
-    return this.replaceRecoveryCodes(user.id);
+    const secret = user.totpSecret;
+    if (!secret) throw new ConflictError('start the second-factor setup first');
+    const step = await this.validStep(secret, user.totpLastStep, code);
+    if (step === null) throw new InvalidInputError('code is not valid');
+    const codes = generateRecoveryCodes();
+    await writeAtomically(this.dataSource, (db) => {
+      const stored = db
+        .prepare('SELECT totp_enabled, totp_secret, totp_last_step FROM users WHERE id = ?')
+        .get(user.id) as { totp_enabled: number; totp_secret: string | null; totp_last_step: number | null };
+      if (stored.totp_enabled) throw new ConflictError('the second factor is already on');
+      if (stored.totp_secret !== secret || (stored.totp_last_step ?? -1) >= step)
+        throw new InvalidInputError('code is not valid');
+      db.prepare('UPDATE users SET totp_enabled = 1, totp_last_step = ?, updated_at = ? WHERE id = ?').run(
+        step,
+        this.clock.now(),
+        user.id,
+      );
+      storeRecoveryCodes(db, user.id, codes);
+    });
+    return codes;
   }
 
   async disable(user: UserEntity, password: string): Promise<void> {
@@ -65,10 +93,16 @@ export class TotpService {
     });
   }
 
+  /** A new set; checked against the stored row, so a second factor turned off meanwhile gets none. */
   async regenerateRecoveryCodes(user: UserEntity, password: string): Promise<string[]> {
     await this.requirePassword(user, password);
-    if (!user.totpEnabled) throw new ConflictError('the second factor is off; there are no recovery codes');
-    return this.replaceRecoveryCodes(user.id);
+    const codes = generateRecoveryCodes();
+    await writeAtomically(this.dataSource, (db) => {
+      const on = db.prepare('SELECT totp_enabled FROM users WHERE id = ?').pluck().get(user.id);
+      if (!on) throw new ConflictError('the second factor is off; there are no recovery codes');
+      storeRecoveryCodes(db, user.id, codes);
+    });
+    return codes;
   }
 
   /** A TOTP code of an unused step, or an unused recovery code (which is then spent). */
@@ -86,44 +120,32 @@ export class TotpService {
     return spent.affected === 1;
   }
 
-  /** Checks a code and records its time step, so that step can never be used again. */
-  private async acceptCode(user: UserEntity, code: string): Promise<boolean> {
-    if (!user.totpSecret || !/^\d{6}$/.test(code)) return false;
+  /** The time step of a valid code not older than the last one used, or null. */
+  private async validStep(secret: string, lastStep: number | null, code: string): Promise<number | null> {
+    if (!/^\d{6}$/.test(code)) return null;
     const result = await verify({
-      secret: user.totpSecret,
+      secret,
       token: code,
       epoch: Math.floor(this.clock.now() / 1000),
       epochTolerance: DRIFT_SECONDS,
-      afterTimeStep: user.totpLastStep ?? undefined,
+      afterTimeStep: lastStep ?? undefined,
     });
-    if (!result.valid || !('timeStep' in result)) return false;
+    return result.valid && 'timeStep' in result ? result.timeStep : null;
+  }
+
+  /** Checks a code and records its time step, so that step can never be used again. */
+  private async acceptCode(user: UserEntity, code: string): Promise<boolean> {
+    if (!user.totpSecret) return false;
+    const step = await this.validStep(user.totpSecret, user.totpLastStep, code);
+    if (step === null) return false;
     // Conditional update: of two requests racing with the same code, only one records the step.
     const recorded = await this.users
       .createQueryBuilder()
       .update()
-      .set({ totpLastStep: result.timeStep })
-      .where('id = :id AND (totp_last_step IS NULL OR totp_last_step < :step)', {
-        id: user.id,
-        step: result.timeStep,
-      })
+      .set({ totpLastStep: step })
+      .where('id = :id AND (totp_last_step IS NULL OR totp_last_step < :step)', { id: user.id, step })
       .execute();
     return recorded.affected === 1;
-  }
-
-  private async replaceRecoveryCodes(userId: number): Promise<string[]> {
-    const codes = generateRecoveryCodes();
-    await this.dataSource.transaction(async (manager) => {
-      await manager.delete(RecoveryCodeEntity, { userId });
-      await manager.insert(
-        RecoveryCodeEntity,
-        codes.map((code) => ({
-          userId,
-          codeHash: hashRecoveryCode(normalizeRecoveryCode(code) as string),
-          usedAt: null,
-        })),
-      );
-    });
-    return codes;
   }
 
   private async requirePassword(user: UserEntity, password: string): Promise<void> {
@@ -134,4 +156,11 @@ export class TotpService {
   private uri(username: string, secret: string): string {
     return generateURI({ issuer: ISSUER, label: username, secret });
   }
+}
+
+/** Replaces the account's recovery codes with `codes` (stored hashed); inside `writeAtomically`. */
+function storeRecoveryCodes(db: Database.Database, userId: number, codes: string[]): void {
+  db.prepare('DELETE FROM recovery_codes WHERE user_id = ?').run(userId);
+  const insert = db.prepare('INSERT INTO recovery_codes (user_id, code_hash, used_at) VALUES (?, ?, NULL)');
+  for (const code of codes) insert.run(userId, hashRecoveryCode(normalizeRecoveryCode(code) as string));
 }

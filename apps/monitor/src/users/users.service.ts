@@ -8,6 +8,8 @@ import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
+import { writeAtomically } from '../core/database/write-atomically';
+import { changeRole, deleteAccount, insertAccount, insertFirstAccount } from './account-writes';
 import { RecoveryCodeEntity } from './recovery-code.entity';
 import { UserEntity } from './user.entity';
 import { isoOrNull } from '../core/clock/iso';
@@ -19,6 +21,8 @@ export const BOOTSTRAP_ADMIN = 'admin';
 /** Accounts and their rules: unique names, the last active administrator, no self-removal. */
 @Injectable()
 export class UsersService implements OnApplicationBootstrap {
+  private firstAccountTurn: Promise<unknown> = Promise.resolve();
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
@@ -33,11 +37,38 @@ export class UsersService implements OnApplicationBootstrap {
   /** MONITOR_ADMIN_PASSWORD creates `admin` when no account exists; ignored afterwards. */
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.admin_password || (await this.count()) > 0) return;
-    await this.create({ username: BOOTSTRAP_ADMIN, password: this.config.admin_password, role: 'admin' });
-    this.logger.info(
-      { username: BOOTSTRAP_ADMIN },
-      'created the first administrator from MONITOR_ADMIN_PASSWORD',
+    // A setup (or another process) may win meanwhile: then the password is ignored, as documented.
+    const created = await this.createFirst(BOOTSTRAP_ADMIN, this.config.admin_password);
+    if (created)
+      this.logger.info(
+        { username: BOOTSTRAP_ADMIN },
+        'created the first administrator from MONITOR_ADMIN_PASSWORD',
+      );
+  }
+
+  /**
+   * The first account, an administrator, only while no account exists: the database decides in
+   * one conditional insert, so of any number of racing callers exactly one gets an account and
+   * the others null. The slow hash is made before, outside the transaction.
+   */
+  async createFirst(username: string, password: string): Promise<UserEntity | null> {
+    const checked = checkedUsername(username);
+    checkPasswordRules(password);
+    // One at a time in this process, so the losers of a burst fail at the cheap check below
+    // instead of each paying for a hash; the database still decides across processes.
+    const turn = this.firstAccountTurn.then(() => this.insertFirst(checked, password));
+    this.firstAccountTurn = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async insertFirst(username: string, password: string): Promise<UserEntity | null> {
+    if ((await this.count()) > 0) return null;
+    const passwordHash = await hashPassword(password);
+    const now = this.clock.now();
+    const id = await writeAtomically(this.dataSource, (db) =>
+      insertFirstAccount(db, { username, passwordHash, role: 'admin', now }),
     );
+    return id === null ? null : this.mustFind(id);
   }
 
   count(): Promise<number> {
@@ -53,37 +84,16 @@ export class UsersService implements OnApplicationBootstrap {
     return this.users.findOneBy({ username: username.trim() });
   }
 
-  async create(
-    input: { username: string; password: string; role: Role },
-    manager?: EntityManager,
-  ): Promise<UserEntity> {
-    const username = input.username.trim();
-    if (!USERNAME.test(username)) {
-      throw new InvalidInputError('username must be 1 to 64 letters, digits or . _ @ -');
-    }
+  /** A new account; the unique index on the name (any case) decides between racing creates (409). */
+  async create(input: { username: string; password: string; role: Role }): Promise<UserEntity> {
+    const username = checkedUsername(input.username);
     checkPasswordRules(input.password);
     const passwordHash = await hashPassword(input.password);
     const now = this.clock.now();
-    const repository = (manager ?? this.dataSource.manager).getRepository(UserEntity);
-    if (await repository.findOneBy({ username }))
-      throw new ConflictError(`an account named "${username}" already exists`);
-    return repository.save(
-      repository.create({
-        username,
-        passwordHash,
-        role: input.role,
-        disabled: false,
-        tokenEpoch: 0,
-        totpSecret: null,
-        totpEnabled: false,
-        totpLastStep: null,
-        ui: {},
-        tourVersion: 0,
-        lastLoginAt: null,
-        createdAt: now,
-        updatedAt: now,
-      }),
+    const id = await writeAtomically(this.dataSource, (db) =>
+      insertAccount(db, { username, passwordHash, role: input.role, now }),
     );
+    return this.mustFind(id);
   }
 
   async list(): Promise<UserAccount[]> {
@@ -102,27 +112,20 @@ export class UsersService implements OnApplicationBootstrap {
 
   /** Role and disabled flag; refuses to leave no active administrator or to disable oneself. */
   async update(actorId: number | null, id: number, change: UpdateUserRequest): Promise<UserAccount> {
-    const updated = await this.dataSource.transaction(async (manager) => {
-      const user = await this.mustFind(id, manager);
+    const now = this.clock.now();
+    await writeAtomically(this.dataSource, (db) => {
       if (change.disabled === true && id === actorId)
         throw new ConflictError('you cannot disable your own account');
-      const next = { role: change.role ?? user.role, disabled: change.disabled ?? user.disabled };
-      const losesAdmin = user.role === 'admin' && !user.disabled && (next.role !== 'admin' || next.disabled);
-      if (losesAdmin)
-        await this.ensureAnotherActiveAdmin(manager, id, next.disabled ? 'disabled' : 'demoted');
-      Object.assign(user, next, { updatedAt: this.clock.now() });
-      return manager.save(user);
+      changeRole(db, id, change, now);
     });
-    return this.account(updated);
+    return this.account(await this.mustFind(id));
   }
 
   async remove(actorId: number | null, id: number): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      const user = await this.mustFind(id, manager);
-      if (id === actorId) throw new ConflictError('you cannot delete your own account');
-      if (user.role === 'admin' && !user.disabled)
-        await this.ensureAnotherActiveAdmin(manager, id, 'deleted');
-      await manager.delete(UserEntity, { id });
+    await writeAtomically(this.dataSource, (db) => {
+      if (id === actorId && db.prepare('SELECT 1 FROM users WHERE id = ?').get(id))
+        throw new ConflictError('you cannot delete your own account');
+      deleteAccount(db, id);
     });
   }
 
@@ -152,15 +155,6 @@ export class UsersService implements OnApplicationBootstrap {
     return user;
   }
 
-  private async ensureAnotherActiveAdmin(manager: EntityManager, id: number, action: string): Promise<void> {
-    const others = await manager
-      .getRepository(UserEntity)
-      .createQueryBuilder('u')
-      .where(`u.role = 'admin' AND u.disabled = 0 AND u.id != :id`, { id })
-      .getCount();
-    if (others === 0) throw new ConflictError(`the last active administrator cannot be ${action}`);
-  }
-
   private async recoveryCodesLeft(userId?: number): Promise<Map<number, number>> {
     const query = this.dataSource
       .getRepository(RecoveryCodeEntity)
@@ -173,6 +167,13 @@ export class UsersService implements OnApplicationBootstrap {
     const rows = await query.getRawMany<{ user_id: number; left: number }>();
     return new Map(rows.map((row) => [Number(row.user_id), Number(row.left)]));
   }
+}
+
+function checkedUsername(username: string): string {
+  const trimmed = username.trim();
+  if (!USERNAME.test(trimmed))
+    throw new InvalidInputError('username must be 1 to 64 letters, digits or . _ @ -');
+  return trimmed;
 }
 
 export function toAccount(user: UserEntity, recoveryCodesLeft: number): UserAccount {

@@ -5,6 +5,7 @@ import { currentUidText, describeErrno, StartupError } from '../process/startup-
 import { databasePath } from './database-path';
 import { APPLICATION_ID, foreignDatabaseText, identifyDatabaseFile } from './database-identity';
 import { MIGRATIONS } from './migrations';
+import { runMigrationsOnce } from './run-migrations-once';
 import { StorageHealth } from './storage-health';
 import { keepTransactionStateInStep } from './transaction-state';
 
@@ -70,7 +71,7 @@ export async function openDatabase(
     throw cannotOpen(error);
   }
   try {
-    await dataSource.runMigrations({ transaction: 'each' });
+    await runMigrationsOnce(dataSource);
     if (identity.kind !== 'ours') await dataSource.query(`PRAGMA application_id = ${APPLICATION_ID}`);
   } catch (error) {
     await dataSource.destroy().catch(() => undefined);

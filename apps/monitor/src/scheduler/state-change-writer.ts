@@ -41,8 +41,8 @@ export class StateChangeWriter {
   }
 
   /** Waits until no one else holds a transaction open; call right before write(), no await between. */
-  ready(): Promise<void> {
-    return connectionFree(this.connection());
+  async ready(): Promise<void> {
+    await connectionFree(this.connection());
   }
 
   /** True when a step must be written by write() rather than left to the result batch. */

@@ -1,6 +1,7 @@
 import { ConflictError } from '@monitor/domain';
 import type Database from 'better-sqlite3';
 import { DataSource } from 'typeorm';
+import { connectionFree } from './connection-free';
 import { sqliteHandle } from './sqlite-handle';
 
 /** How long a write waits for a transaction another request holds open across an await. */
@@ -18,11 +19,8 @@ export async function writeAtomically<T>(
   write: (db: Database.Database) => T,
 ): Promise<T> {
   const db = sqliteHandle(dataSource);
-  for (const until = Date.now() + OPEN_TRANSACTION_WAIT_MS; db.inTransaction;) {
-    if (Date.now() > until)
-      throw new ConflictError('the database stayed busy: nothing was changed, try again');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  if (!(await connectionFree(db, OPEN_TRANSACTION_WAIT_MS)))
+    throw new ConflictError('the database stayed busy: nothing was changed, try again');
   return db.transaction(() => write(db)).immediate();
 }
 

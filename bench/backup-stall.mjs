@@ -6,13 +6,12 @@
 // and the probe target records when each 1-second probe arrives (the longest gap between two
 // probes of one sensor, less the interval, is how late probes started).
 // BENCH_MAIN=path/to/main.js runs it against another build; BENCH_DAYS=30 with less history.
-import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { apiKeyFor, createSensors } from './support/api.mjs';
+import { apiKeyFor, createSensors, restoreFile } from './support/api.mjs';
 import { startBenchServer } from './support/server.mjs';
 import { startTarget } from './support/target.mjs';
 
@@ -139,29 +138,6 @@ http.get(workerData.url + '/api/backup?scope=history&days=90', { headers: worker
   });
 }
 
-function upload(url, headers, file) {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${url}/api/restore`,
-      {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': statSync(file).size },
-      },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          const body = JSON.parse(Buffer.concat(chunks).toString());
-          if (res.statusCode !== 200) reject(new Error(`restore answered ${res.statusCode}: ${body.error}`));
-          else resolve(body);
-        });
-      },
-    );
-    req.on('error', reject);
-    createReadStream(file).pipe(req);
-  });
-}
-
 export async function run() {
   const main = process.env.BENCH_MAIN;
   const target = await startTarget();
@@ -221,7 +197,7 @@ export async function run() {
     );
 
     const restore = await watched(server.url, target, fastKeys, () =>
-      upload(server.url, headers, documentFile),
+      restoreFile(server.url, headers, documentFile),
     );
     console.log(
       `backup-stall: restore in ${restore.ms} ms: healthz worst ${restore.healthz_max_latency_ms} ms, widest gap ${restore.healthz_max_gap_ms} ms, probe lag ${restore.probe_start_lag_max_ms} ms`,

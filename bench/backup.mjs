@@ -3,14 +3,13 @@
 // history backup (time, document size, server RSS) and restoring that document into the same
 // installation and into a fresh one (time, server RSS), with RSS sampled every 50 ms.
 import { createRequire } from 'node:module';
-import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { request } from 'node:http';
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { startBenchServer } from './support/server.mjs';
-import { apiKeyFor, createSensors } from './support/api.mjs';
+import { apiKeyFor, createSensors, restoreFile } from './support/api.mjs';
 import { rssMiB } from './support/proc.mjs';
 import { startTarget } from './support/target.mjs';
 
@@ -93,30 +92,6 @@ async function backup(url, headers, file) {
   return statSync(file).size;
 }
 
-/** Streams a document file to POST /api/restore; answers the parsed response. */
-function restore(url, headers, file) {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${url}/api/restore`,
-      {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': statSync(file).size },
-      },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          const body = JSON.parse(Buffer.concat(chunks).toString());
-          if (res.statusCode !== 200) reject(new Error(`restore answered ${res.statusCode}: ${body.error}`));
-          else resolve(body);
-        });
-      },
-    );
-    req.on('error', reject);
-    createReadStream(file).pipe(req);
-  });
-}
-
 const fromLog = (server, msg) =>
   server.lines
     .map((line) => {
@@ -185,7 +160,7 @@ export async function run() {
     console.log(`backup: ${round(bytes / 1048576)} MiB in ${down.ms} ms, peak RSS ${down.peak_rss_mib} MiB`);
 
     // 3. Restore into the same installation (every sensor matched by name, its rollups replaced).
-    const same = await measured(server.child.pid, () => restore(server.url, headers, documentFile));
+    const same = await measured(server.child.pid, () => restoreFile(server.url, headers, documentFile));
     console.log(`restore (same installation): ${same.ms} ms, peak RSS ${same.peak_rss_mib} MiB`);
     const sameLog = fromLog(server, 'restore').at(-1);
 
@@ -193,7 +168,7 @@ export async function run() {
     fresh = await startBenchServer({ env });
     const freshHeaders = await apiKeyFor(fresh.url, PASSWORD);
     await sleep(1000);
-    const into = await measured(fresh.child.pid, () => restore(fresh.url, freshHeaders, documentFile));
+    const into = await measured(fresh.child.pid, () => restoreFile(fresh.url, freshHeaders, documentFile));
     console.log(`restore (fresh installation): ${into.ms} ms, peak RSS ${into.peak_rss_mib} MiB`);
     const freshLog = fromLog(fresh, 'restore').at(-1);
     // The restored API key is the one from the document.

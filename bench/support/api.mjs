@@ -1,3 +1,6 @@
+import { createReadStream, statSync } from 'node:fs';
+import { request } from 'node:http';
+
 // Signs in to a bench server as the bootstrap admin and returns API-key headers.
 export async function apiKeyFor(url, password) {
   const login = await fetch(`${url}/api/login`, {
@@ -28,4 +31,28 @@ export async function createSensors(url, headers, bodies, concurrency = 8) {
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   return ids;
+}
+
+/** Streams a document file to POST /api/restore; answers the parsed response. */
+export function restoreFile(url, headers, file) {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${url}/api/restore`,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': statSync(file).size },
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const body = JSON.parse(Buffer.concat(chunks).toString());
+          if (res.statusCode !== 200) reject(new Error(`restore answered ${res.statusCode}: ${body.error}`));
+          else resolve(body);
+        });
+      },
+    );
+    req.on('error', reject);
+    createReadStream(file).pipe(req);
+  });
 }

@@ -87,30 +87,9 @@ export class ResultWriter implements OnModuleInit {
     );
     this.writeBatch = this.db.transaction(
       (results: StoredResult[], sensors: Map<number, SensorRuntimeColumns>) => {
-        for (const r of results) {
-          // A sensor deleted while its result waited here is skipped rather than failing the batch.
-          this.insertResult.run(
-            r.sensorId,
-            r.ts,
-            r.success ? 1 : 0,
-            r.statusCode,
-            r.latencyMs,
-            r.message,
-            r.sensorId,
-          );
-        }
-        for (const [id, s] of sensors) {
-          this.updateSensor.run(
-            s.status,
-            s.message,
-            s.lastCheckedAt,
-            s.latencyMs,
-            s.streak,
-            s.statusChangedAt,
-            s.lastAlertAt,
-            id,
-          );
-        }
+        // A sensor deleted while its result waited here is skipped rather than failing the batch.
+        for (const r of results) this.insertRow(r, r.ts);
+        for (const [id, s] of sensors) this.updateRow(id, s);
       },
     );
   }
@@ -133,22 +112,30 @@ export class ResultWriter implements OnModuleInit {
    */
   writeNow(result: StoredResult, sensor: SensorRuntimeColumns): number {
     const ts = this.nextTs(result);
-    this.insertResult.run(
-      result.sensorId,
-      ts,
-      result.success ? 1 : 0,
-      result.statusCode,
-      result.latencyMs,
-      result.message,
-      result.sensorId,
-    );
+    this.insertRow(result, ts);
     this.writeSensorNow(result.sensorId, sensor);
     return ts;
   }
 
   /** A sensor's runtime columns, inside the caller's synchronous transaction (see writeNow). */
-  writeSensorNow(sensorId: number, s: SensorRuntimeColumns): void {
+  writeSensorNow(sensorId: number, sensor: SensorRuntimeColumns): void {
     this.sensors.delete(sensorId);
+    this.updateRow(sensorId, sensor);
+  }
+
+  private insertRow(r: StoredResult, ts: number): void {
+    this.insertResult.run(
+      r.sensorId,
+      ts,
+      r.success ? 1 : 0,
+      r.statusCode,
+      r.latencyMs,
+      r.message,
+      r.sensorId,
+    );
+  }
+
+  private updateRow(id: number, s: SensorRuntimeColumns): void {
     this.updateSensor.run(
       s.status,
       s.message,
@@ -157,7 +144,7 @@ export class ResultWriter implements OnModuleInit {
       s.streak,
       s.statusChangedAt,
       s.lastAlertAt,
-      sensorId,
+      id,
     );
   }
 

@@ -107,11 +107,15 @@ describe('Sensor editor (built server and dashboard, real Chromium)', () => {
     await page.locator('#sensor-target').fill(target);
   }
 
+  /** Creates the sensor; the editor returns to the status page with it marked, then its page is opened. */
   async function saveAndLand(name: string): Promise<number> {
     await page.getByRole('button', { name: 'Create sensor' }).click();
-    await page.waitForURL(/\/sensors\/\d+$/);
+    await page.waitForURL(/\/\?highlight=\d+$/);
+    const id = Number(new URL(page.url()).searchParams.get('highlight'));
+    await page.locator(`[data-testid="sensor-row-${id}"][data-highlighted="true"]`).waitFor();
+    await page.goto(url(`/sensors/${id}`));
     await page.getByTestId('sensor-name').filter({ hasText: name }).waitFor();
-    return Number(new URL(page.url()).pathname.split('/').pop());
+    return id;
   }
 
   async function probeOk(): Promise<void> {

@@ -74,7 +74,7 @@ describe('Settings page, boot watchdog and tour (built server and dashboard, rea
     await tour.waitFor({ state: 'visible' });
     await expect(page.getByRole('region', { name: 'Welcome tour' }).count()).resolves.toBe(1);
     await page.screenshot({ path: `${SHOTS}/tour.png` });
-    for (const title of ['Incidents', 'Sites', 'Settings']) {
+    for (const title of ['Add a sensor', 'Your first sensors', 'Incidents', 'Sites', 'Settings']) {
       await tour.getByRole('button', { name: 'Next' }).click();
       await tour.getByRole('heading', { name: title }).waitFor();
     }

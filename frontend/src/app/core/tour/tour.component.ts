@@ -23,13 +23,27 @@ import { SessionStore } from '../session/session.store';
 /** Raise this when the tour changes enough to show it again to everyone. */
 export const TOUR_VERSION = 1;
 
+interface TourStep {
+  readonly id: string;
+  readonly link: string;
+  /** Shown only to administrators (the steps about creating sensors). */
+  readonly adminOnly?: boolean;
+  /** The `data-tour` element on the page the step points at (outlined while the step is shown). */
+  readonly target?: string;
+}
+
 /** Each step's title, text and link label are the catalogue's `tour.steps.<id>.*`. */
-const STEPS = [
+const STEPS: readonly TourStep[] = [
   { id: 'status', link: '/' },
+  { id: 'addSensor', link: '/sensors/new', adminOnly: true, target: 'add-sensor' },
+  { id: 'firstSensor', link: '/', adminOnly: true, target: 'first-sensor' },
   { id: 'incidents', link: '/incidents' },
   { id: 'sites', link: '/sites' },
   { id: 'settings', link: '/settings' },
-] as const;
+];
+
+/** The class the pointed-at element wears (styles.css). */
+const TARGET_CLASS = 'tour-target';
 
 /**
  * A short first-run tour for signed-in accounts that have not finished this {@link TOUR_VERSION}
@@ -53,7 +67,7 @@ const STEPS = [
         data-testid="tour"
       >
         <p class="tour-progress">
-          {{ 'tour.progress' | transloco: { step: index() + 1, steps: steps.length } }}
+          {{ 'tour.progress' | transloco: { step: index() + 1, steps: steps().length } }}
         </p>
         <h2 id="tour-title">{{ 'tour.steps.' + step().id + '.title' | transloco }}</h2>
         <p id="tour-text">{{ 'tour.steps.' + step().id + '.text' | transloco }}</p>
@@ -124,10 +138,12 @@ export class TourComponent {
     { initialValue: this.router.url.split(/[?#]/, 1)[0] },
   );
 
-  protected readonly steps = STEPS;
+  protected readonly steps = computed(() =>
+    STEPS.filter((step) => !step.adminOnly || this.session.isAdmin()),
+  );
   protected readonly index = signal(0);
-  protected readonly step = computed(() => STEPS[this.index()]);
-  protected readonly last = computed(() => this.index() === STEPS.length - 1);
+  protected readonly step = computed(() => this.steps()[Math.min(this.index(), this.steps().length - 1)]);
+  protected readonly last = computed(() => this.index() >= this.steps().length - 1);
 
   /** Closed in this page load (the server is told too). */
   private readonly dismissed = signal(false);
@@ -152,6 +168,14 @@ export class TourComponent {
       const active = this.document.activeElement;
       this.returnFocus = active instanceof HTMLElement && active !== this.document.body ? active : null;
       afterNextRender(() => this.dialog()?.nativeElement.focus(), { injector: this.injector });
+    });
+    // Outlines the element the step points at, when the page shows it (the empty state may not be).
+    effect((onCleanup) => {
+      const target = this.visible() ? this.step().target : undefined;
+      if (!target) return;
+      const element = this.document.querySelector(`[data-tour="${target}"]`);
+      element?.classList.add(TARGET_CLASS);
+      onCleanup(() => element?.classList.remove(TARGET_CLASS));
     });
   }
 

@@ -5,6 +5,7 @@ import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
 import { t } from '../../core/i18n/i18n';
 import type { RestoreResult } from './admin.models';
+import { loadSampleData } from './sample-data.api';
 
 /** What the last load or removal of the sample data did, with the counts the server sent. */
 interface SamplesOutcome {
@@ -73,7 +74,7 @@ export class AdminStore {
 
   loadSamples(): Promise<void> {
     return this.samples(async () => {
-      const counts = await this.api.post<ExampleCounts>('/api/examples');
+      const counts = await loadSampleData(this.api);
       this.countsState.set(counts);
       return { done: 'loaded', counts };
     });

@@ -145,8 +145,11 @@ export class SensorEditorPageComponent {
 
   protected async save(event: Event): Promise<void> {
     event.preventDefault();
+    const created = this.isNew();
     const saved = await this.store.save();
-    if (saved) await this.router.navigate(['/sensors', saved.id]);
+    // A new sensor is shown where it lives, marked on the status page; an edited one on its own page.
+    if (saved && created) await this.router.navigate(['/'], { queryParams: { highlight: saved.id } });
+    else if (saved) await this.router.navigate(['/sensors', saved.id]);
     else this.focus('#sensor-form-error');
   }
 

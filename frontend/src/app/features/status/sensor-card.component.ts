@@ -38,6 +38,8 @@ type Feedback = { kind: 'ok' | 'bad'; text: string } | undefined;
   host: {
     class: 'card',
     '[class.changed]': 'row().changed()',
+    '[class.highlighted]': 'highlighted()',
+    '[attr.data-highlighted]': "highlighted() ? 'true' : null",
     '[attr.data-testid]': "'sensor-row-' + row().id",
     '[attr.data-changed]': "row().changed() ? 'true' : null",
     '[attr.data-sensor-name]': 'sensor().name',
@@ -67,6 +69,25 @@ type Feedback = { kind: 'ok' | 'bad'; text: string } | undefined;
     :host(.changed) {
       outline-color: var(--accent);
       background: var(--hover);
+    }
+    /* Just created: a thick outline and a label saying so (not the colour alone), for a few seconds. */
+    :host(.highlighted) {
+      outline: 3px solid var(--focus);
+      outline-offset: -1px;
+      background: var(--hover);
+    }
+    .added {
+      position: absolute;
+      inset-block-start: 0;
+      inset-inline-start: 50%;
+      transform: translateX(-50%);
+      padding: 0.05rem 0.5rem 0.1rem;
+      border-radius: 0 0 var(--radius) var(--radius);
+      background: var(--accent);
+      color: var(--on-accent);
+      font-size: 0.75rem;
+      font-weight: 600;
+      line-height: 1.2;
     }
     :host([draggable='true']) {
       cursor: grab;
@@ -194,6 +215,8 @@ export class SensorCardComponent {
   readonly isFirst = input(false);
   readonly isLast = input(false);
   readonly moving = input(false);
+  /** The sensor was just created (the editor returned here): marked for a moment. */
+  readonly highlighted = input(false);
   /** -1: one place earlier; 1: one place later. */
   readonly move = output<-1 | 1>();
 

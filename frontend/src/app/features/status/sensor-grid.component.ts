@@ -6,9 +6,11 @@ import {
   Injector,
   afterNextRender,
   computed,
+  effect,
   inject,
   input,
   signal,
+  untracked,
   viewChild,
 } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
@@ -33,6 +35,8 @@ const MIN_CARD_WIDTH = 290;
 const ROW_HEIGHT = CARD_HEIGHT + GAP;
 /** Rows drawn above and below the visible ones. */
 const OVERSCAN = 2;
+/** How long a just-created sensor stays marked (ms). */
+const HIGHLIGHT_MS = 6_000;
 
 const STATUSES: readonly SensorStatus[] = ['up', 'warn', 'down', 'paused', 'unknown'];
 const FILTER_KEYS = ['q', 'status', 'group', 'tag', 'site'] as const;
@@ -124,6 +128,11 @@ export class SensorGridComponent {
   private readonly injector = inject(Injector);
 
   readonly rows = input.required<readonly SensorRow[]>();
+  /** A sensor to bring into view and mark for a moment (the one just created). */
+  readonly highlight = input<number | undefined>(undefined);
+  /** The sensor marked now. */
+  protected readonly marked = signal<number | undefined>(undefined);
+  private highlighted: number | undefined;
 
   protected readonly statuses = STATUSES;
   protected readonly display = statusDisplay;
@@ -261,6 +270,38 @@ export class SensorGridComponent {
       observer.observe(element);
       destroyRef.onDestroy(() => observer.disconnect());
     });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    destroyRef.onDestroy(() => clearTimeout(timer));
+    effect(() => {
+      const id = this.highlight();
+      if (id === undefined || id === this.highlighted) return;
+      const row = this.shown().find((r) => r.id === id);
+      if (!row) return;
+      this.highlighted = id;
+      untracked(() => {
+        this.marked.set(id);
+        this.said.set(t('status.grid.added', { name: row.sensor().name }));
+        afterNextRender(() => this.reveal(id), { injector: this.injector });
+      });
+      clearTimeout(timer);
+      timer = setTimeout(() => this.marked.set(undefined), HIGHLIGHT_MS);
+    });
+  }
+
+  /** Draws the rows around sensor `id` and scrolls its card into the middle of the window. */
+  private reveal(id: number): void {
+    const index = this.shown().findIndex((r) => r.id === id);
+    if (index < 0) return;
+    const element = this.viewport().nativeElement;
+    element.scrollTop = Math.max(0, Math.floor(index / this.columns()) * ROW_HEIGHT - ROW_HEIGHT);
+    this.scrollTop.set(element.scrollTop);
+    afterNextRender(
+      () =>
+        element
+          .querySelector<HTMLElement>(`[data-testid="sensor-row-${id}"]`)
+          ?.scrollIntoView({ block: 'center' }),
+      { injector: this.injector },
+    );
   }
 
   protected onScroll(): void {

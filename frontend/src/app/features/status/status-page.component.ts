@@ -1,5 +1,7 @@
 import { DatePipe } from '@angular/common';
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
+import { toSignal } from '@angular/core/rxjs-interop';
+import { ActivatedRoute, Router, RouterLink } from '@angular/router';
 import { TranslocoPipe } from '@jsverse/transloco';
 import type { HealthStatus } from '@monitor/contracts';
 
@@ -7,10 +9,13 @@ import { ApiClient } from '../../core/api/api-client.service';
 import { loadable } from '../../core/api/loadable';
 import { CLOCK } from '../../core/browser/clock';
 import { t } from '../../core/i18n/i18n';
+import { SessionStore } from '../../core/session/session.store';
 import { formatDuration, isoDuration } from '../../shared/format/duration';
+import { isShortcut } from '../../shared/keyboard/text-field';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
 import type { LiveConnectionState } from '../../core/live/live-events.service';
+import { FirstSensorComponent } from './first-sensor.component';
 import { SensorGridComponent } from './sensor-grid.component';
 import { StatusSensorsStore } from './status-sensors.store';
 
@@ -21,14 +26,36 @@ import { StatusSensorsStore } from './status-sensors.store';
 @Component({
   selector: 'app-status-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [DatePipe, TranslocoPipe, ErrorAlertComponent, LoadingIndicatorComponent, SensorGridComponent],
+  imports: [
+    DatePipe,
+    RouterLink,
+    TranslocoPipe,
+    ErrorAlertComponent,
+    FirstSensorComponent,
+    LoadingIndicatorComponent,
+    SensorGridComponent,
+  ],
   providers: [StatusSensorsStore],
+  host: { '(document:keydown)': 'shortcut($event)' },
   template: `
     <div class="page-heading">
       <h1>{{ 'status.page.heading' | transloco }}</h1>
-      <button type="button" class="button" [disabled]="health.loading()" (click)="refresh()">
-        {{ (health.loading() ? 'status.health.checking' : 'status.health.checkAgain') | transloco }}
-      </button>
+      <div class="actions">
+        <button type="button" class="button" [disabled]="health.loading()" (click)="refresh()">
+          {{ (health.loading() ? 'status.health.checking' : 'status.health.checkAgain') | transloco }}
+        </button>
+        @if (canCreate()) {
+          <a
+            class="button button-primary"
+            routerLink="/sensors/new"
+            aria-keyshortcuts="n"
+            [title]="'status.add.shortcut' | transloco"
+            data-testid="add-sensor"
+            data-tour="add-sensor"
+            >{{ 'status.add.label' | transloco }}</a
+          >
+        }
+      </div>
     </div>
 
     @if (health.error(); as error) {
@@ -90,9 +117,9 @@ import { StatusSensorsStore } from './status-sensors.store';
       }
       @if (sensors.rows(); as rows) {
         @if (rows.length === 0) {
-          <p class="checked">{{ 'status.sensors.none' | transloco }}</p>
+          <app-first-sensor (loaded)="sensors.refresh()" />
         } @else {
-          <app-sensor-grid [rows]="rows" />
+          <app-sensor-grid [rows]="rows" [highlight]="highlight()" />
         }
       } @else if (!sensors.error()) {
         <app-loading-indicator [label]="'status.sensors.loading' | transloco" />
@@ -100,6 +127,11 @@ import { StatusSensorsStore } from './status-sensors.store';
     </section>
   `,
   styles: `
+    .actions {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 0.5rem;
+    }
     .health {
       display: flex;
       align-items: center;
@@ -153,6 +185,17 @@ import { StatusSensorsStore } from './status-sensors.store';
 export class StatusPageComponent {
   private readonly api = inject(ApiClient);
   private readonly now = inject(CLOCK);
+  private readonly router = inject(Router);
+  private readonly session = inject(SessionStore);
+  private readonly params = toSignal(inject(ActivatedRoute).queryParamMap);
+
+  /** Only administrators may create sensors (role rules). */
+  protected readonly canCreate = computed(() => this.session.isAdmin());
+  /** `?highlight=<id>`: the sensor the editor just created, marked for a moment. */
+  protected readonly highlight = computed(() => {
+    const id = this.params()?.get('highlight') ?? '';
+    return /^[0-9]{1,15}$/.test(id) ? Number(id) : undefined;
+  });
 
   protected readonly health = loadable(() => this.check());
   protected readonly sensors = inject(StatusSensorsStore);
@@ -177,6 +220,13 @@ export class StatusPageComponent {
       checkedAtIso: checkedAt.toISOString(),
     };
   });
+
+  /** `n` (outside text fields) opens the editor for a new sensor, like the Add sensor button. */
+  protected shortcut(event: KeyboardEvent): void {
+    if (!this.canCreate() || !isShortcut(event, 'n')) return;
+    event.preventDefault();
+    void this.router.navigateByUrl('/sensors/new');
+  }
 
   protected refresh(): void {
     this.health.reload();

@@ -15,6 +15,7 @@ import type { SearchHit, SearchKind, SearchResponse } from '@monitor/contracts';
 import { ApiCallError } from '../../core/api/api-call-error';
 import { t } from '../../core/i18n/i18n';
 import { inputValue } from '../forms/form-helpers';
+import { isShortcut } from '../keyboard/text-field';
 import { SEARCH_MAX_LENGTH, SEARCH_MIN_LENGTH, SearchService } from './search.service';
 
 const DELAY_MS = 250;
@@ -100,8 +101,7 @@ export class SearchBoxComponent {
 
   /** `/` anywhere but in a text field focuses the search box. */
   protected shortcut(event: KeyboardEvent): void {
-    if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
-    if (isTextField(event.target)) return;
+    if (!isShortcut(event, '/')) return;
     event.preventDefault();
     const input = this.input().nativeElement;
     input.focus();
@@ -227,14 +227,4 @@ export class SearchBoxComponent {
       this.host.nativeElement.querySelector(`#${id}`)?.scrollIntoView({ block: 'nearest' }),
     );
   }
-}
-
-function isTextField(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable) return true;
-  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
-  if (!(target instanceof HTMLInputElement)) return false;
-  return !['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file', 'image'].includes(
-    target.type,
-  );
 }

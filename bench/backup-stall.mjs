@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { apiKeyFor, createSensors, restoreFile } from './support/api.mjs';
 import { startBenchServer } from './support/server.mjs';
+import { fillRollups } from './support/rollups.mjs';
 import { startTarget } from './support/target.mjs';
 
 const Database = createRequire(import.meta.url)('better-sqlite3');
@@ -82,25 +83,7 @@ async function watched(url, target, fastKeys, work) {
 
 function fillHourly(db, ids) {
   const through = Math.floor(Date.now() / HOUR) * HOUR;
-  const insert = db.prepare(
-    'INSERT INTO rollup_hourly (sensor_id, bucket_start, count, up, latency_sum, latency_min, latency_max) VALUES (?, ?, 60, ?, ?, ?, ?)',
-  );
-  const fill = db.transaction((id, i) => {
-    for (let hour = through - DAYS * 24 * HOUR; hour < through; hour += HOUR) {
-      const h = (Math.imul(i + 1, 2654435761) ^ Math.imul(hour / HOUR, 40503)) >>> 0;
-      const up = 60 - (h % 97 === 0 ? 3 : 0);
-      const avg = 20 + (h % 6000) / 100;
-      insert.run(
-        id,
-        hour,
-        up,
-        Math.round(up * avg * 100) / 100,
-        Math.round(avg * 40) / 100,
-        Math.round(avg * 300) / 100,
-      );
-    }
-  });
-  ids.forEach((id, i) => fill(id, i));
+  fillRollups(db, ids, DAYS, through);
   db.prepare('INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES (?, ?, ?)').run(
     'history.hourly_through',
     JSON.stringify(through),

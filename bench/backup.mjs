@@ -11,6 +11,7 @@ import { pipeline } from 'node:stream/promises';
 import { startBenchServer } from './support/server.mjs';
 import { apiKeyFor, createSensors, restoreFile } from './support/api.mjs';
 import { rssMiB } from './support/proc.mjs';
+import { fillRollups } from './support/rollups.mjs';
 import { startTarget } from './support/target.mjs';
 
 const Database = createRequire(import.meta.url)('better-sqlite3');
@@ -43,45 +44,6 @@ async function measured(pid, work) {
   } finally {
     clearInterval(timer);
   }
-}
-
-/** Plausible buckets: latencies with two decimals, a failure now and then. */
-function fillRollups(db, ids, hourlyThrough, dailyThrough) {
-  const hourly = db.prepare(
-    'INSERT INTO rollup_hourly (sensor_id, bucket_start, count, up, latency_sum, latency_min, latency_max) VALUES (?, ?, 60, ?, ?, ?, ?)',
-  );
-  const daily = db.prepare(
-    'INSERT INTO rollup_daily (sensor_id, bucket_start, count, up, latency_sum, latency_min, latency_max) VALUES (?, ?, 1440, ?, ?, ?, ?)',
-  );
-  const fill = db.transaction((id, i) => {
-    for (let hour = hourlyThrough - DAYS * DAY; hour < hourlyThrough; hour += HOUR) {
-      const h = (Math.imul(i + 1, 2654435761) ^ Math.imul(hour / HOUR, 40503)) >>> 0;
-      const up = 60 - (h % 97 === 0 ? 3 : 0);
-      const avg = 20 + (h % 6000) / 100;
-      hourly.run(
-        id,
-        hour,
-        up,
-        Math.round(up * avg * 100) / 100,
-        Math.round(avg * 40) / 100,
-        Math.round(avg * 300) / 100,
-      );
-    }
-    for (let day = dailyThrough - DAYS * DAY; day < dailyThrough; day += DAY) {
-      const h = (Math.imul(i + 7, 2654435761) ^ Math.imul(day / DAY, 40503)) >>> 0;
-      const up = 1440 - (h % 7 === 0 ? 3 : 0);
-      const avg = 20 + (h % 6000) / 100;
-      daily.run(
-        id,
-        day,
-        up,
-        Math.round(up * avg * 100) / 100,
-        Math.round(avg * 30) / 100,
-        Math.round(avg * 500) / 100,
-      );
-    }
-  });
-  ids.forEach((id, i) => fill(id, i));
 }
 
 /** Streams the history backup to a file; answers its size in bytes. */
@@ -139,7 +101,7 @@ export async function run() {
     const now = Date.now();
     const hourlyThrough = Math.floor(now / HOUR) * HOUR;
     const dailyThrough = Math.floor(now / DAY) * DAY;
-    fillRollups(db, ids, hourlyThrough, dailyThrough);
+    fillRollups(db, ids, DAYS, hourlyThrough, dailyThrough);
     const set = db.prepare('INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES (?, ?, ?)');
     set.run('history.hourly_through', JSON.stringify(hourlyThrough), now);
     set.run('history.daily_through', JSON.stringify(dailyThrough), now);

@@ -25,6 +25,8 @@ export interface Probe {
   readonly type: string;
   /** Option names whose values are secrets: masked by the API, never in messages or logs. */
   readonly secretOptions: readonly string[];
+  /** Option names of this type besides the common `timeout`. */
+  readonly optionNames: readonly string[];
   /**
    * Strict check of a draft (create, update, validate endpoint): null when valid, otherwise one
    * sentence naming the field, e.g. `options.expected_status must look like "200-299,301"`.

@@ -115,6 +115,7 @@ function recordType(options: Readonly<Record<string, unknown>>): DnsRecordType {
 export class DnsProbe implements Probe {
   readonly type = 'dns';
   readonly secretOptions: readonly string[] = [];
+  readonly optionNames = OPTION_NAMES;
   private defaultServer: Promise<HostPort | null> | null = null;
 
   constructor(private readonly settings: DnsProbeSettings = {}) {}

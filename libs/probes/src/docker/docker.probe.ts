@@ -45,6 +45,7 @@ class SocketProblem extends Error {}
 export class DockerProbe implements Probe {
   readonly type = 'docker';
   readonly secretOptions: readonly string[] = [];
+  readonly optionNames = OPTION_NAMES;
   /** One kept-alive client per socket path. */
   private readonly clients = new Map<string, Client>();
 

@@ -97,6 +97,7 @@ function originKey(hostname: string, port: string | number | null | undefined): 
 export class HttpProbe implements Probe {
   readonly type = 'http';
   readonly secretOptions: readonly string[] = [];
+  readonly optionNames = OPTION_NAMES;
 
   private readonly agents = new Map<boolean, Agent>();
   private readonly dispatchers = new Map<string, Dispatcher>();

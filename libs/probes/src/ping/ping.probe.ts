@@ -88,6 +88,7 @@ async function resolveHost(host: string, timeoutMs: number, signal: AbortSignal)
 export class PingProbe implements Probe {
   readonly type = 'ping';
   readonly secretOptions: readonly string[] = [];
+  readonly optionNames: readonly string[] = ['count'];
 
   constructor(private readonly addon: () => IcmpAddon | string = icmpAddon) {}
 

@@ -80,6 +80,7 @@ function varbindProblem(varbind: snmp.Varbind): string {
 export class SnmpProbe implements Probe {
   readonly type = 'snmp';
   readonly secretOptions: readonly string[] = ['community'];
+  readonly optionNames = OPTION_NAMES;
 
   validate(target: string, options: Readonly<Record<string, unknown>>): string | null {
     return firstProblem(

@@ -35,6 +35,7 @@ export interface TcpProbeSettings {
 export class TcpProbe implements Probe {
   readonly type = 'tcp';
   readonly secretOptions: readonly string[] = [];
+  readonly optionNames = OPTION_NAMES;
 
   constructor(private readonly settings: TcpProbeSettings = {}) {}
 

@@ -1,3 +1,5 @@
+import { createNotifierCatalogue } from '@monitor/notifiers';
+import { COMMON_OPTIONS, createProbeCatalogue } from '@monitor/probes';
 import fc from 'fast-check';
 
 /** A JSON Schema node of the served OpenAPI document (the subset the generators read). */
@@ -168,49 +170,17 @@ function byFieldName(name: string): fc.Arbitrary<unknown> | undefined {
   return undefined;
 }
 
-/** Option and config names the server knows, so that their values (not their names) are tested. */
+/** Option and config names the server knows (from the catalogues), so their values are tested. */
+const probes = createProbeCatalogue();
 const SENSOR_OPTIONS = [
-  'timeout',
-  'method',
-  'headers',
-  'body',
-  'expected_status',
-  'keyword',
-  'invert_keyword',
-  'follow_redirects',
-  'insecure_skip_verify',
-  'cert_warn_days',
-  'tls',
-  'count',
-  'server',
-  'record_type',
-  'expected',
-  'transport',
-  'socket',
-  'community',
-  'oid',
-  'port',
-  'min',
-  'max',
+  ...new Set([...COMMON_OPTIONS, ...probes.types().flatMap((type) => probes.get(type)?.optionNames ?? [])]),
 ];
 const CHANNEL_FIELDS = [
-  'url',
-  'method',
-  'hmac_secret',
-  'webhook_url',
-  'username',
-  'channel',
-  'bot_token',
-  'chat_id',
-  'thread_id',
-  'silent',
-  'api_url',
-  'homeserver_url',
-  'access_token',
-  'room_id',
-  'topic',
-  'server_url',
-  'priority',
+  ...new Set(
+    createNotifierCatalogue()
+      .definitions()
+      .flatMap((d) => d.fields.map((f) => f.name)),
+  ),
 ];
 
 /** Known names with values that fit them or not, now and then a stray name. */

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { SCHEMA_VERSION } from '../../src/backup/backup-format';
 import { MAX_VALUE_DEPTH } from '../../src/backup/json-table-scanner';
 import { DATABASE_FILE } from '../../src/core/database/database-path';
-import { largeDocument, SENSORS } from '../support/large-backup';
+import { healthWhileWriteLocked, largeDocument, SENSORS } from '../support/large-backup';
 import { call, type Headers, setupAdmin } from './support/http';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -120,29 +120,12 @@ describe('restore off the event loop', () => {
   });
 
   it('answers /healthz while a large restore is being written, before the restore answers', async () => {
-    // A probe connection sees the write lock taken while the restore's transaction runs.
-    const probe = new Database(file);
-    probe.pragma('busy_timeout = 0');
     const restoring = tracked(restore(t, admin, doc.text));
-    let writing = 0;
-    let answeredWhileWriting = 0;
-    try {
-      while (!restoring.settled()) {
-        try {
-          probe.exec('BEGIN IMMEDIATE');
-          probe.exec('ROLLBACK');
-          await sleep(2);
-          continue;
-        } catch (error) {
-          if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
-        }
-        writing++;
-        const health = await t.request('/healthz');
-        if (health.status === 200 && !restoring.settled()) answeredWhileWriting++;
-      }
-    } finally {
-      probe.close();
-    }
+    const { writing, answeredWhileWriting } = await healthWhileWriteLocked(
+      file,
+      () => restoring.settled(),
+      async () => (await t.request('/healthz')).status,
+    );
     const res = await restoring.promise;
     expect(res.status).toBe(200);
     expect(res.body.counts).toEqual({ sensors: SENSORS, rollup_hourly: doc.buckets });

@@ -1,7 +1,6 @@
 import * as http from 'node:http';
 import * as path from 'node:path';
-import Database from 'better-sqlite3';
-import { largeDocument, SENSORS } from '../support/large-backup';
+import { healthWhileWriteLocked, largeDocument, SENSORS } from '../support/large-backup';
 import { parseLogLines, RunningServer, startServer } from '../support/server-process';
 import { requireBuiltExecutable } from './cli-support';
 
@@ -27,8 +26,6 @@ async function apiKey(server: RunningServer): Promise<Record<string, string>> {
   ).json()) as { api_key: string };
   return { 'x-api-key': api_key };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** GET with a fresh connection; answers the status once the whole answer is in. */
 function get(url: string, headers: Record<string, string> = {}): Promise<number> {
@@ -58,34 +55,17 @@ describe('the built server during a large restore and backup', () => {
   });
 
   it('writes the restore in its worker thread and answers /healthz while the rows go in', async () => {
-    const probe = new Database(path.join(server.dataDir, 'monitor.db'));
-    probe.pragma('busy_timeout = 0');
     let settled = false;
     const restoring = fetch(`${server.url}/api/restore`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
       body: doc.text,
     }).finally(() => (settled = true));
-    let writing = 0;
-    let answeredWhileWriting = 0;
-    try {
-      while (!settled) {
-        try {
-          probe.exec('BEGIN IMMEDIATE');
-          probe.exec('ROLLBACK');
-          await sleep(2);
-          continue;
-        } catch (error) {
-          if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
-        }
-        // Someone holds the write lock: the restore's transaction.
-        writing++;
-        const status = await get(`${server.url}/healthz`);
-        if (status === 200 && !settled) answeredWhileWriting++;
-      }
-    } finally {
-      probe.close();
-    }
+    const { writing, answeredWhileWriting } = await healthWhileWriteLocked(
+      path.join(server.dataDir, 'monitor.db'),
+      () => settled,
+      () => get(`${server.url}/healthz`),
+    );
     const res = await restoring;
     expect(res.status).toBe(200);
     expect(((await res.json()) as { counts: unknown }).counts).toEqual({

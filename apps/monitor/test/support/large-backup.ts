@@ -1,4 +1,5 @@
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION } from '@monitor/contracts';
+import Database from 'better-sqlite3';
 import { SCHEMA_VERSION } from '../../src/backup/backup-format';
 
 const HOUR = 3_600_000;
@@ -52,4 +53,37 @@ export function largeDocument(): { text: string; buckets: number; lastBucket: nu
     }
   parts.push('\n]}\n');
   return { text: parts.join(''), buckets: SENSORS * BLOCKS * BLOCK, lastBucket };
+}
+
+/**
+ * While `settled()` is false, watches the database file for a held write lock (the restore's
+ * transaction) from a connection of its own, and asks `/healthz` each time it sees one: counts
+ * how often the lock was seen and how often the server answered 200 while still restoring.
+ */
+export async function healthWhileWriteLocked(
+  databaseFile: string,
+  settled: () => boolean,
+  healthStatus: () => Promise<number>,
+): Promise<{ writing: number; answeredWhileWriting: number }> {
+  const probe = new Database(databaseFile);
+  probe.pragma('busy_timeout = 0');
+  let writing = 0;
+  let answeredWhileWriting = 0;
+  try {
+    while (!settled()) {
+      try {
+        probe.exec('BEGIN IMMEDIATE');
+        probe.exec('ROLLBACK');
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        continue;
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+      }
+      writing++;
+      if ((await healthStatus()) === 200 && !settled()) answeredWhileWriting++;
+    }
+  } finally {
+    probe.close();
+  }
+  return { writing, answeredWhileWriting };
 }

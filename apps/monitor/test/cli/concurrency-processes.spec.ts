@@ -176,6 +176,23 @@ maintenance:
   - { name: night, starts_at: "2030-01-01T00:00:00Z", ends_at: "2030-01-01T01:00:00Z", sensors: [homepage] }
 `;
 
+  it('four processes starting on one new data directory all start: none takes it for a foreign or locked file', async () => {
+    for (let round = 0; round < 5; round++) {
+      const dataDir = tempDir('monitor-four-starts-');
+      const started = await Promise.allSettled(
+        [0, 1, 2, 3].map(() => startServer({ dataDir, timeoutMs: 60_000 })),
+      );
+      try {
+        expect(started.map((s) => (s.status === 'rejected' ? String(s.reason) : 'started'))).toEqual(
+          Array(4).fill('started'),
+        );
+      } finally {
+        for (const s of started) if (s.status === 'fulfilled') await s.value.stop();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
+  });
+
   it.each([
     ['a new data directory (migrations race too)', false],
     ['an existing database', true],

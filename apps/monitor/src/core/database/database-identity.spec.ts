@@ -32,6 +32,10 @@ describe('identifyDatabaseFile', () => {
     fs.rmSync(file);
     make('CREATE TABLE gone (x); DROP TABLE gone;');
     expect(identifyDatabaseFile(file)).toEqual({ kind: 'new' });
+    // Another process of ours is creating it: the migrations table exists, no migration yet.
+    fs.rmSync(file);
+    make(migrations([]));
+    expect(identifyDatabaseFile(file)).toEqual({ kind: 'new' });
   });
 
   it('knows ours by the application id, and ours from before the mark by its migrations', () => {

@@ -29,7 +29,11 @@ export function identifyDatabase(db: Database.Database): DatabaseIdentity {
       .all() as { name: string }[]
   ).map((row) => row.name);
   if (applicationId === 0 && tables.length === 0) return { kind: 'new' };
-  if (applicationId === 0 && tables.includes('migrations') && appliesOnlyOurMigrations(db))
+  const applied = applicationId === 0 && tables.includes('migrations') ? migrationNames(db) : null;
+  // Only an empty migrations table: another process of ours is creating it (the table comes
+  // before the first migration's transaction commits).
+  if (applied?.length === 0 && tables.length === 1) return { kind: 'new' };
+  if (applied && applied.length > 0 && applied.every((name) => MIGRATION_NAMES.includes(name as string)))
     return { kind: 'unmarked' };
   const named = tables.slice(0, TABLES_NAMED).join(', ');
   const more = tables.length > TABLES_NAMED ? ` and ${tables.length - TABLES_NAMED} more` : '';
@@ -40,15 +44,12 @@ export function identifyDatabase(db: Database.Database): DatabaseIdentity {
   };
 }
 
-function appliesOnlyOurMigrations(db: Database.Database): boolean {
+/** The names in a `migrations` table, or null when it has another shape (someone else's). */
+function migrationNames(db: Database.Database): unknown[] | null {
   try {
-    const names = (db.prepare('SELECT name FROM migrations').all() as { name: unknown }[]).map((r) => r.name);
-    return (
-      names.length > 0 && names.every((name) => typeof name === 'string' && MIGRATION_NAMES.includes(name))
-    );
+    return (db.prepare('SELECT name FROM migrations').all() as { name: unknown }[]).map((r) => r.name);
   } catch {
-    // A `migrations` table of another shape belongs to someone else.
-    return false;
+    return null;
   }
 }
 

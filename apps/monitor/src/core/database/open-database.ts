@@ -40,7 +40,7 @@ export async function openDatabase(
   // Opening through TypeORM switches the file to WAL at once: look at it read-only first.
   let identity: ReturnType<typeof identifyDatabaseFile>;
   try {
-    identity = identifyDatabaseFile(file);
+    identity = await whileBusy(() => identifyDatabaseFile(file));
   } catch (error) {
     throw cannotOpen(error);
   }
@@ -66,7 +66,7 @@ export async function openDatabase(
   });
   keepTransactionStateInStep(dataSource, health);
   try {
-    await dataSource.initialize();
+    await whileBusy(() => dataSource.initialize());
   } catch (error) {
     throw cannotOpen(error);
   }
@@ -78,4 +78,21 @@ export async function openDatabase(
     throw new StartupError(`cannot migrate database ${file}: ${describeErrno(error)}`);
   }
   return dataSource;
+}
+
+/**
+ * Runs `open` again while it fails with SQLITE_BUSY, up to the busy timeout. A process starting
+ * while another one creates the same database finds it locked in ways SQLite's busy handler does
+ * not wait out (switching to WAL needs the file to itself for a moment).
+ */
+async function whileBusy<T>(open: () => T | Promise<T>): Promise<T> {
+  const until = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      return await open();
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
 }

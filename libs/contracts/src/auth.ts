@@ -3,6 +3,12 @@ export const ROLES: readonly Role[] = ['admin', 'operator', 'viewer'];
 
 export type Theme = 'light' | 'dark' | 'system';
 export type OnOff = 'on' | 'off';
+/** How the status page draws the sensors. */
+export type Density = 'cards' | 'list' | 'wall';
+export const DENSITIES: readonly Density[] = ['cards', 'list', 'wall'];
+/** `problems`: down and flaky sensors first; `saved`: the dashboard order. */
+export type SensorOrder = 'problems' | 'saved';
+export const SENSOR_ORDERS: readonly SensorOrder[] = ['problems', 'saved'];
 
 /** Per-account dashboard preferences. */
 export interface UiSettings {
@@ -12,6 +18,10 @@ export interface UiSettings {
   borders: OnOff;
   /** BCP 47 language tag of the dashboard, e.g. `en`. */
   language: string;
+  /** Status page density: `cards` (default), `list` or `wall`. */
+  density: Density;
+  /** Status page order: `problems` (default) or `saved`. */
+  order: SensorOrder;
   /** Highest guided-tour version this account has finished (0: none). */
   tour_version: number;
 }

@@ -91,8 +91,20 @@ export interface Site {
   sensor_count: number;
 }
 
+/** Number of outcomes in {@link SummarySensor.recent}. */
+export const RECENT_OUTCOMES = 50;
+
+/** A sensor as the summary lists it: the sensor plus what the status page's list shows. */
+export interface SummarySensor extends Sensor {
+  /** Percent up over the last 24 full hours (hourly rollups), rounded as the uptime
+   * endpoint rounds; null without results in that time. */
+  uptime_24h: number | null;
+  /** Up to 50 most recent outcomes, oldest first, one character each: `1` success, `0` failure. */
+  recent: string;
+}
+
 export interface Summary {
-  sensors: Sensor[];
+  sensors: SummarySensor[];
   sites: Site[];
   generated_at: string;
 }

@@ -9,6 +9,6 @@ import { RollupMaintenance } from './rollup-maintenance.service';
 @Module({
   controllers: [HistoryController],
   providers: [ResultWriter, RollupMaintenance, HistoryService, HistoryStats],
-  exports: [ResultWriter, RollupMaintenance, HistoryStats],
+  exports: [ResultWriter, RollupMaintenance, HistoryStats, HistoryService],
 })
 export class HistoryModule {}

@@ -52,6 +52,7 @@ export class HistoryQueries {
   private readonly totals = new Map<HistoryTier, Database.Statement>();
   private readonly buckets = new Map<HistoryTier, Database.Statement>();
   private readonly oldestDaily: Database.Statement;
+  private readonly hourlyTotals: Database.Statement;
   readonly summariseHours: Database.Statement;
   readonly summariseDays: Database.Statement;
   readonly pruneRaw: Database.Statement;
@@ -81,6 +82,10 @@ export class HistoryQueries {
         ),
       );
     }
+    this.hourlyTotals = db.prepare(
+      `SELECT sensor_id, sum(count) AS count, sum(up) AS up FROM rollup_hourly
+       WHERE bucket_start >= ? AND bucket_start < ? GROUP BY sensor_id`,
+    );
     this.oldestDaily = db.prepare(
       'SELECT bucket_start AS ts FROM rollup_daily WHERE sensor_id = ? ORDER BY bucket_start LIMIT 1',
     );
@@ -130,5 +135,10 @@ export class HistoryQueries {
 
   oldestDailyBucket(sensorId: number): number | null {
     return (this.oldestDaily.get(sensorId) as { ts: number } | undefined)?.ts ?? null;
+  }
+
+  /** Every sensor's results counted over the hourly buckets in [from, to). */
+  hourlyTotalsOfAll(from: number, to: number): { sensor_id: number; count: number; up: number }[] {
+    return this.hourlyTotals.all(from, to) as { sensor_id: number; count: number; up: number }[];
   }
 }

@@ -9,6 +9,9 @@ import type {
 import {
   bucketStats,
   chooseStep,
+  DAY_MS,
+  emptyBucket,
+  HOUR_MS,
   chooseTier,
   downtimeMs,
   fillSeries,
@@ -29,6 +32,8 @@ import { ResultWriter } from './result-writer.service';
 
 /** Incidents listed in an uptime answer; the count covers all of them. */
 const UPTIME_INCIDENT_ITEMS = 100;
+/** How long the summary's 24 h uptimes are reused. */
+const LAST_DAY_CACHE_MS = 60_000;
 
 interface SensorRow {
   id: number;
@@ -41,6 +46,7 @@ interface SensorRow {
 export class HistoryService implements OnModuleInit {
   private queries!: HistoryQueries;
   private sensorRow!: Database.Statement;
+  private lastDay: { at: number; uptime: Map<number, number | null> } | undefined;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -115,6 +121,25 @@ export class HistoryService implements OnModuleInit {
       },
       downtime: { seconds: Math.round(downtimeMs(incidents, from, to) / 1000) },
     };
+  }
+
+  /**
+   * Every sensor's percent up over the last 24 full hours, from the hourly rollups (the rollup pass
+   * summarises an hour within minutes of its end). Kept for a minute: the summary asks on every
+   * dashboard's connect and every minute, and the answer changes once an hour.
+   */
+  uptimeLastDay(): ReadonlyMap<number, number | null> {
+    const now = this.clock.now();
+    if (this.lastDay && now - this.lastDay.at < LAST_DAY_CACHE_MS && now >= this.lastDay.at) {
+      return this.lastDay.uptime;
+    }
+    const to = now - (now % HOUR_MS);
+    const uptime = new Map<number, number | null>();
+    for (const row of this.queries.hourlyTotalsOfAll(to - DAY_MS, to)) {
+      uptime.set(row.sensor_id, bucketStats({ ...emptyBucket(), count: row.count, up: row.up }).uptime);
+    }
+    this.lastDay = { at: now, uptime };
+    return uptime;
   }
 
   private window(sensor: SensorRow, range: HistoryRange): { tier: HistoryTier; from: number; to: number } {

@@ -28,5 +28,7 @@ export interface RuntimeEntry {
   statusChangedAt: number | null;
   /** Kept in the API's shape, so listing many sensors formats no timestamps. */
   sparkline: SparkPoint[];
+  /** The last outcomes, oldest first, as the summary's `recent` (see RECENT_OUTCOMES). */
+  recent: string;
   lastResult: ProbeResult | null;
 }

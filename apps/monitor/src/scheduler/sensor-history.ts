@@ -1,12 +1,13 @@
 import type Database from 'better-sqlite3';
 import { streakBoundary, type StoredHistory } from '@monitor/domain';
-import type { SparkPoint } from '@monitor/contracts';
+import { RECENT_OUTCOMES, type SparkPoint } from '@monitor/contracts';
 
 export const SPARKLINE_LENGTH = 30;
 
 /**
  * Prepared reads of one sensor's stored results, used once per sensor at start: the streak since
- * the last success or the newest incident resolution, the newest result and the sparkline. Every
+ * the last success or the newest incident resolution, the newest result, the sparkline and
+ * the recent outcomes. Every
  * query is a primary-key range scan.
  */
 export class SensorHistoryReader {
@@ -34,7 +35,7 @@ export class SensorHistoryReader {
     history: Omit<StoredHistory, 'enabled' | 'openIncident' | 'lastAlertAt' | 'lastResolvedAt'>;
     recent: RecentRow[];
   } {
-    const recent = this.newest.all(sensorId, SPARKLINE_LENGTH) as RecentRow[];
+    const recent = this.newest.all(sensorId, RECENT_OUTCOMES) as RecentRow[];
     const newest = recent[0];
     if (!newest) return { history: { newest: null, trailingFailures: 0, streakStartedAt: null }, recent };
     const stored = { at: newest.ts, success: newest.success === 1, message: newest.message };
@@ -64,3 +65,6 @@ export const toSparkPoint = (row: RecentRow): SparkPoint => ({
   success: row.success === 1,
   latency_ms: row.latency_ms,
 });
+
+/** Outcomes as the summary's `recent` shows them: one character each, `1` success, `0` failure. */
+export const outcomeChar = (success: boolean): string => (success ? '1' : '0');

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ProbeResult } from '@monitor/contracts';
+import { RECENT_OUTCOMES, type ProbeResult } from '@monitor/contracts';
 import {
   Excuse,
   INITIAL_STATE,
@@ -20,7 +20,13 @@ import { ResultWriter } from '../history/result-writer.service';
 import { IncidentsRepository } from '../incidents/incidents.repository';
 import { MaintenanceService } from '../maintenance/maintenance.service';
 import type { RuntimeEntry, SensorDefinition } from './runtime-entry';
-import { type RecentRow, SensorHistoryReader, SPARKLINE_LENGTH, toSparkPoint } from './sensor-history';
+import {
+  outcomeChar,
+  type RecentRow,
+  SensorHistoryReader,
+  SPARKLINE_LENGTH,
+  toSparkPoint,
+} from './sensor-history';
 import { SensorLocks } from './sensor-locks';
 import { StateChangeWriter, type WrittenChange } from './state-change-writer';
 
@@ -152,6 +158,7 @@ export class SensorRuntimeService {
   private pushSpark(entry: RuntimeEntry, ts: number, outcome: ProbeOutcome): void {
     entry.sparkline.push({ ts: iso(ts), success: outcome.success, latency_ms: outcome.latencyMs });
     if (entry.sparkline.length > SPARKLINE_LENGTH) entry.sparkline.shift();
+    entry.recent = (entry.recent + outcomeChar(outcome.success)).slice(-RECENT_OUTCOMES);
   }
 
   /** Pause, resume, acknowledge and un-acknowledge go through the same path as results. */
@@ -299,7 +306,11 @@ function entryOf(definition: SensorDefinition, state: SensorState, recent: Recen
     lastCheckedAt: newest?.ts ?? null,
     latencyMs: newest?.latency_ms ?? null,
     statusChangedAt: null,
-    sparkline: recent.map(toSparkPoint).reverse(),
+    sparkline: recent.slice(0, SPARKLINE_LENGTH).map(toSparkPoint).reverse(),
+    recent: recent
+      .map((row) => outcomeChar(row.success === 1))
+      .reverse()
+      .join(''),
     lastResult: newest
       ? {
           ts: iso(newest.ts),

@@ -156,7 +156,7 @@ export class SensorsController {
   @RequireAccess('viewer')
   @ApiOkResponse({ type: SummaryDto })
   async summary(): Promise<SummaryDto> {
-    const [sensors, sites] = await Promise.all([this.sensors.list(), this.sensors.sites()]);
+    const [sensors, sites] = await Promise.all([this.sensors.summaryList(), this.sensors.sites()]);
     return { sensors, sites, generated_at: new Date(this.clock.now()).toISOString() };
   }
 }

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type { ProbeResult, Sensor, Site } from '@monitor/contracts';
+import type { ProbeResult, Sensor, Site, SummarySensor } from '@monitor/contracts';
 import { ConflictError, InvalidInputError, NotFoundError } from '@monitor/domain';
 import { ProbeCatalogue } from '@monitor/probes';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { ChannelEntity } from '../channels/channel.entity';
 import { Clock } from '../core/clock/clock';
 import { EventBus } from '../core/events/event-bus';
+import { HistoryService } from '../history/history.service';
 import { MaintenanceService } from '../maintenance/maintenance.service';
 import { runProbe, SchedulerService } from '../scheduler/scheduler.service';
 import type { SensorDefinition } from '../scheduler/runtime-entry';
@@ -32,6 +33,7 @@ export class SensorsService {
     private readonly maintenance: MaintenanceService,
     private readonly clock: Clock,
     private readonly siteList: SitesService,
+    private readonly history: HistoryService,
   ) {}
 
   async list(): Promise<Sensor[]> {
@@ -46,6 +48,17 @@ export class SensorsService {
         this.catalogue,
       ),
     );
+  }
+
+  /** The list with what the status page's list shows beside each sensor. */
+  async summaryList(): Promise<SummarySensor[]> {
+    const sensors = await this.list();
+    const uptime = this.history.uptimeLastDay();
+    return sensors.map((sensor) => ({
+      ...sensor,
+      uptime_24h: uptime.get(sensor.id) ?? null,
+      recent: this.runtime.get(sensor.id)?.recent ?? '',
+    }));
   }
 
   async get(id: number): Promise<Sensor> {

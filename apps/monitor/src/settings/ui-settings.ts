@@ -1,4 +1,4 @@
-import type { UiSettings } from '@monitor/contracts';
+import { DENSITIES, SENSOR_ORDERS, type UiSettings } from '@monitor/contracts';
 import type { UserEntity } from '../users/user.entity';
 
 export const UI_DEFAULTS: UiSettings = {
@@ -6,6 +6,8 @@ export const UI_DEFAULTS: UiSettings = {
   live: 'on',
   borders: 'on',
   language: 'en',
+  density: 'cards',
+  order: 'problems',
   tour_version: 0,
 };
 
@@ -13,13 +15,17 @@ export const UI_DEFAULTS: UiSettings = {
 export function uiSettingsOf(user: UserEntity | null): UiSettings {
   if (!user) return { ...UI_DEFAULTS };
   const stored = user.ui ?? {};
-  const pick = <K extends 'theme' | 'live' | 'borders'>(key: K, allowed: readonly string[]): UiSettings[K] =>
-    (allowed.includes(stored[key]) ? stored[key] : UI_DEFAULTS[key]) as UiSettings[K];
+  const pick = <K extends 'theme' | 'live' | 'borders' | 'density' | 'order'>(
+    key: K,
+    allowed: readonly string[],
+  ): UiSettings[K] => (allowed.includes(stored[key]) ? stored[key] : UI_DEFAULTS[key]) as UiSettings[K];
   return {
     theme: pick('theme', ['light', 'dark', 'system']),
     live: pick('live', ['on', 'off']),
     borders: pick('borders', ['on', 'off']),
     language: typeof stored.language === 'string' ? stored.language : UI_DEFAULTS.language,
+    density: pick('density', DENSITIES),
+    order: pick('order', SENSOR_ORDERS),
     tour_version: user.tourVersion,
   };
 }

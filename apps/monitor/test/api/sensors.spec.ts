@@ -861,14 +861,14 @@ describe('sensors: order and summary', () => {
 
   it('GET /api/summary answers {sensors, sites, generated_at} with sensor_count per site', async () => {
     const res = await call<{
-      sensors: Sensor[];
+      sensors: (Sensor & { uptime_24h: number | null; recent: string })[];
       sites: { name: string; kind: string; sensor_count: number }[];
       generated_at: string;
     }>(t, 'GET', '/api/summary', undefined, viewer);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['generated_at', 'sensors', 'sites']);
     const list = (await call<Sensor[]>(t, 'GET', '/api/sensors', undefined, viewer)).body;
-    expect(res.body.sensors).toEqual(list);
+    expect(res.body.sensors.map(({ uptime_24h: _u, recent: _r, ...sensor }) => sensor)).toEqual(list);
     expect(res.body.sites).toEqual([
       expect.objectContaining({ name: 'HQ', kind: 'local', sensor_count: 2 }),
       expect.objectContaining({ name: 'Lab', kind: 'external', sensor_count: 1 }),

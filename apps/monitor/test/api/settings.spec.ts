@@ -28,6 +28,8 @@ const UI_DEFAULTS: UiSettings = {
   live: 'on',
   borders: 'on',
   language: 'en',
+  density: 'cards',
+  order: 'problems',
   tour_version: 0,
 };
 
@@ -274,10 +276,18 @@ describe('settings: per-account UI preferences and the guided tour', () => {
     expect(await sessionUiOf(t, {})).toEqual(UI_DEFAULTS);
   });
 
-  it('a viewer stores theme, live, borders and language; PUT answers {ui}', async () => {
-    const res = await put(viewer, { ui: { theme: 'dark', live: 'off', borders: 'off', language: 'de-CH' } });
+  it('a viewer stores theme, live, borders, language, density and order; PUT answers {ui}', async () => {
+    const ui = {
+      theme: 'dark',
+      live: 'off',
+      borders: 'off',
+      language: 'de-CH',
+      density: 'wall',
+      order: 'saved',
+    };
+    const res = await put(viewer, { ui });
     expect(res.status).toBe(200);
-    const expected = { theme: 'dark', live: 'off', borders: 'off', language: 'de-CH', tour_version: 0 };
+    const expected = { ...ui, tour_version: 0 };
     expect(res.body).toEqual({ ui: expected });
     expect((await settingsOf(t, viewer)).ui).toEqual(expected);
     expect(await sessionUiOf(t, viewer)).toEqual(expected);
@@ -286,7 +296,15 @@ describe('settings: per-account UI preferences and the guided tour', () => {
   it('a partial update keeps the other keys; an empty ui changes nothing', async () => {
     const light = await put(viewer, { ui: { theme: 'light' } });
     expect(light.status).toBe(200);
-    const expected = { theme: 'light', live: 'off', borders: 'off', language: 'de-CH', tour_version: 0 };
+    const expected = {
+      theme: 'light',
+      live: 'off',
+      borders: 'off',
+      language: 'de-CH',
+      density: 'wall',
+      order: 'saved',
+      tour_version: 0,
+    };
     expect(light.body.ui).toEqual(expected);
     const empty = await put(viewer, { ui: {} });
     expect(empty.status).toBe(200);
@@ -310,6 +328,8 @@ describe('settings: per-account UI preferences and the guided tour', () => {
     ['an unknown theme', { ui: { theme: 'purple' } }, /^ui\.theme /],
     ['live other than on or off', { ui: { live: 'maybe' } }, /^ui\.live /],
     ['borders other than on or off', { ui: { borders: true } }, /^ui\.borders /],
+    ['an unknown density', { ui: { density: 'tiles' } }, /^ui\.density /],
+    ['an unknown order', { ui: { order: 'name' } }, /^ui\.order /],
     ['a language that is not a tag', { ui: { language: 'English!' } }, /^ui\.language /],
     ['a language that is not a string', { ui: { language: 7 } }, /^ui\.language /],
     ['an unknown ui key', { ui: { font: 'serif' } }, 'unknown field "ui.font"'],

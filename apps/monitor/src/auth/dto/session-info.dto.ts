@@ -9,6 +9,10 @@ export class UiSettingsDto implements UiSettings {
   borders!: 'on' | 'off';
   /** Dashboard language, e.g. `en`. */
   language!: string;
+  /** Status page density: `cards` (default), `list` or `wall`. */
+  density!: 'cards' | 'list' | 'wall';
+  /** Status page order: `problems` (default, down and flaky first) or `saved` (dashboard order). */
+  order!: 'problems' | 'saved';
   /** Highest guided-tour version finished. */
   tour_version!: number;
 }

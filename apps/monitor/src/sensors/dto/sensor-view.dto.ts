@@ -2,6 +2,7 @@ import type {
   ProbeResult,
   Sensor,
   SensorStatus,
+  SummarySensor,
   SensorType,
   Site,
   SparkPoint,
@@ -65,8 +66,15 @@ export class SiteDto implements Site {
   sensor_count!: number;
 }
 
+export class SummarySensorDto extends SensorDto implements SummarySensor {
+  /** Percent up over the last 24 full hours (hourly rollups); null without results in that time. */
+  uptime_24h!: number | null;
+  /** Up to 50 most recent outcomes, oldest first, one character each: `1` success, `0` failure. */
+  recent!: string;
+}
+
 export class SummaryDto implements Summary {
-  sensors!: SensorDto[];
+  sensors!: SummarySensorDto[];
   sites!: SiteDto[];
   generated_at!: string;
 }

@@ -1,4 +1,10 @@
-import type { UpdateSettingsRequest } from '@monitor/contracts';
+import {
+  DENSITIES,
+  SENSOR_ORDERS,
+  type Density,
+  type SensorOrder,
+  type UpdateSettingsRequest,
+} from '@monitor/contracts';
 import { Type } from 'class-transformer';
 import {
   IsDefined,
@@ -21,6 +27,8 @@ export class UiSettingsPatchDto {
   @IsOptional()
   @Matches(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/, { message: 'language must be a language tag such as en' })
   language?: string;
+  @IsOptional() @IsIn(DENSITIES) density?: Density;
+  @IsOptional() @IsIn(SENSOR_ORDERS) order?: SensorOrder;
 }
 
 export class UpdateSettingsDto implements UpdateSettingsRequest {

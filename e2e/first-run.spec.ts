@@ -165,7 +165,7 @@ describe('First run: from an empty status page to a first sensor (built server, 
   it('fills the grid with "Load sample data"', async () => {
     await page.goto(url('/'));
     await page.getByRole('button', { name: 'Load sample data' }).click();
-    await page.getByTestId('sensor-grid').waitFor();
+    await page.getByTestId('sensor-board').waitFor();
     await page.locator('[data-testid^="sensor-row-"]').first().waitFor();
     await expect(page.getByTestId('sensors-empty').count()).resolves.toBe(0);
     const sensors = (await (await api().get(url('/api/sensors'))).json()) as unknown[];

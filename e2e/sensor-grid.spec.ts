@@ -125,8 +125,8 @@ describe('The sensor grid on the status page (built server and dashboard, real C
       'Tag: #frontend',
     ]);
     await card(healthy).getByTestId('sensor-sparkline').waitFor();
-    expect(await page.getByTestId('grid-count-paused').textContent()).toContain('10');
-    expect(await page.getByTestId('grid-count-down').textContent()).toContain('1');
+    expect(await page.getByTestId('summary-paused').textContent()).toContain('10');
+    expect(await page.getByTestId('summary-down').textContent()).toContain('1');
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.screenshot({
       path: join(SCREENSHOTS_DIR, 'status.png'),
@@ -145,7 +145,7 @@ describe('The sensor grid on the status page (built server and dashboard, real C
     expect(await page.getByTestId('grid-filter-q').inputValue()).toBe('broken');
 
     await page.getByTestId('grid-filter-q').fill('');
-    await page.getByTestId('grid-filter-status').selectOption('paused');
+    await page.getByTestId('summary-paused').click();
     await waitFor(async () => (await cards().count()) === 10);
     await page.getByTestId('grid-filter-group').selectOption('Web');
     await waitFor(async () => (await cards().count()) === 3);
@@ -161,11 +161,11 @@ describe('The sensor grid on the status page (built server and dashboard, real C
     await page.reload();
     await page.getByTestId('sensor-list').locator('li').first().waitFor();
     expect(await cardNames()).toEqual(['Paused 06']);
-    expect(await page.getByTestId('grid-filter-status').inputValue()).toBe('paused');
+    expect(await page.getByTestId('summary-paused').getAttribute('aria-pressed')).toBe('true');
     expect(await page.getByTestId('grid-filter-group').inputValue()).toBe('Web');
     expect(await page.getByTestId('grid-filter-tag').inputValue()).toBe('staging');
 
-    await page.getByTestId('grid-filter-status').selectOption('down');
+    await page.getByTestId('summary-down').click();
     await page.getByTestId('grid-filter-group').selectOption('');
     await page.getByTestId('grid-filter-tag').selectOption('');
     await waitFor(async () => (await cards().count()) === 1);
@@ -173,14 +173,28 @@ describe('The sensor grid on the status page (built server and dashboard, real C
     expect(problems).toEqual([]);
   });
 
+  /** Opens the ⋯ menu of a card and picks the item named `name`. */
+  const pick = async (sensor: Sensor, name: string) => {
+    await card(sensor).getByTestId('sensor-menu').click();
+    await card(sensor).getByRole('menuitem', { name, exact: true }).click();
+  };
+
   it('lets an administrator reorder with the keyboard, and saves the full order', async () => {
     await page.goto(url('/'));
     await card(healthy).waitFor();
+    // Rearranging is offered in the saved order.
+    await page.getByTestId('order-saved').click();
+    await waitFor(async () => (await cardNames())[0] === 'Web Front');
     const before = (await (await api.get(url('/api/sensors'))).json()) as Sensor[];
     expect(before[0].id).toBe(healthy.id);
     expect(before[1].id).toBe(broken.id);
-    // Move "Broken API" up with the keyboard: focus its button and press Enter.
-    await card(broken).getByRole('button', { name: 'Move Broken API up' }).focus();
+    // Move "Broken API" up with the keyboard: open its menu, go to Move up and press Enter.
+    await card(broken).getByTestId('sensor-menu').focus();
+    await page.keyboard.press('Enter');
+    await card(broken).getByRole('menu').waitFor();
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowUp');
+    expect(await page.evaluate<string>('document.activeElement.textContent.trim()')).toBe('Move up');
     await page.keyboard.press('Enter');
     await waitFor(async () => (await cardNames())[0] === 'Broken API');
     await waitFor(async () => {
@@ -189,7 +203,7 @@ describe('The sensor grid on the status page (built server and dashboard, real C
     });
     const after = (await (await api.get(url('/api/sensors'))).json()) as Sensor[];
     expect(after.map((s) => s.id).slice(2)).toEqual(before.map((s) => s.id).slice(2));
-    // The focus stayed on the moved card (now first, so on its "down" button).
+    // The focus stayed on the moved card (on its menu button).
     expect(
       await page.evaluate<string | null>(
         "document.activeElement?.closest('li')?.getAttribute('data-sensor-name') ?? null",
@@ -199,7 +213,7 @@ describe('The sensor grid on the status page (built server and dashboard, real C
       'Broken API moved to position 1',
     );
     // And down again.
-    await card(broken).getByRole('button', { name: 'Move Broken API down' }).click();
+    await pick(broken, 'Move down');
     await waitFor(async () => {
       const list = (await (await api.get(url('/api/sensors'))).json()) as Sensor[];
       return list[0].id === healthy.id;
@@ -214,35 +228,33 @@ describe('The sensor grid on the status page (built server and dashboard, real C
     });
     expect((await cardNames())[0]).toBe(third.name);
     // Put it back with the keyboard buttons, so the other tests see the original order.
-    await card(third)
-      .getByRole('button', { name: `Move ${third.name} down` })
-      .click();
+    await pick(third, 'Move down');
     await waitFor(async () => {
       const list = (await (await api.get(url('/api/sensors'))).json()) as Sensor[];
       return list[0].id === healthy.id && list[1].id === third.id;
     });
-    await card(third)
-      .getByRole('button', { name: `Move ${third.name} down` })
-      .click();
+    await pick(third, 'Move down');
     await waitFor(async () => {
       const list = (await (await api.get(url('/api/sensors'))).json()) as Sensor[];
       return list.map((s) => s.id).join() === before.map((s) => s.id).join();
     });
+    await page.getByTestId('order-problems').click();
+    await waitFor(async () => (await cardNames())[0] === 'Broken API');
     expect(problems).toEqual([]);
   });
 
   it('runs a sensor now and shows the result; pauses and resumes it', async () => {
     await page.goto(url('/'));
     await statusOf(healthy).filter({ hasText: 'Up' }).waitFor({ timeout: 15_000 });
-    await card(healthy).getByRole('button', { name: 'Run now for Web Front' }).click();
+    await pick(healthy, 'Run now');
     await card(healthy)
       .getByTestId('sensor-row-feedback')
       .filter({ hasText: 'Run now: succeeded: HTTP 200' })
       .waitFor();
 
-    await card(healthy).getByRole('button', { name: 'Pause Web Front' }).click();
+    await pick(healthy, 'Pause');
     await statusOf(healthy).filter({ hasText: 'Paused' }).waitFor();
-    await card(healthy).getByRole('button', { name: 'Resume Web Front' }).click();
+    await pick(healthy, 'Resume');
     await waitFor(async () => !((await statusOf(healthy).textContent()) ?? '').includes('Paused'));
     await statusOf(healthy).filter({ hasText: 'Up' }).waitFor({ timeout: 15_000 });
     expect(problems).toEqual([]);
@@ -251,7 +263,8 @@ describe('The sensor grid on the status page (built server and dashboard, real C
   it('acknowledges the open incident of a down sensor with a note', async () => {
     await page.goto(url('/'));
     await statusOf(broken).filter({ hasText: 'Down' }).waitFor({ timeout: 15_000 });
-    await card(broken).getByRole('button', { name: 'Acknowledge Broken API' }).click();
+    await pick(broken, 'Acknowledge…');
+    await card(broken).getByRole('dialog', { name: 'Acknowledge Broken API' }).waitFor();
     await card(broken).getByLabel('Note for acknowledging Broken API (optional)').fill('Looking into it');
     expect(await seriousAxeViolations(page)).toEqual([]);
     await card(broken).getByRole('button', { name: 'Acknowledge', exact: true }).click();
@@ -323,11 +336,10 @@ describe('The sensor grid on the status page (built server and dashboard, real C
     const drawn = await cards().count();
     expect(drawn).toBeGreaterThan(0);
     expect(drawn).toBeLessThan(200);
-    expect(await page.getByTestId('grid-count-shown').textContent()).toContain(String(total));
+    expect(await page.getByTestId('summary-all').textContent()).toContain(String(total));
 
-    await page.getByTestId('sensor-grid').evaluate((element) => {
-      element.scrollTop = element.scrollHeight;
-    });
+    // The page scrolls, not a box inside it.
+    await page.evaluate('window.scrollTo(0, document.scrollingElement.scrollHeight)');
     await page.getByTestId(`sensor-row-${last.id}`).waitFor({ timeout: 10_000 });
     expect(await page.getByTestId(`sensor-row-${last.id}`).isVisible()).toBe(true);
     expect(await cards().count()).toBeLessThan(200);

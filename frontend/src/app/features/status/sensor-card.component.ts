@@ -7,40 +7,35 @@ import {
   inject,
   input,
   output,
-  signal,
 } from '@angular/core';
 import { RouterLink } from '@angular/router';
 import { TranslocoPipe } from '@jsverse/transloco';
-import type { Incident, ProbeResult, Sensor } from '@monitor/contracts';
-
-import { ApiClient } from '../../core/api/api-client.service';
-import { ApiCallError } from '../../core/api/api-call-error';
 import { t } from '../../core/i18n/i18n';
 import { formatLatency } from '../sensor-detail/latency';
 import { statusDisplay } from '../sensor-detail/sensor-status';
+import { SensorActions } from './sensor-actions';
+import { SensorMenuComponent } from './sensor-menu.component';
 import { SparklineComponent } from './sparkline.component';
-import { StatusSensorsStore, type SensorRow } from './status-sensors.store';
+import type { SensorRow } from './status-sensors.store';
 
 /** Every card has this height (px), so the grid can work out which cards are visible. */
-export const CARD_HEIGHT = 272;
-
-type Feedback = { kind: 'ok' | 'bad'; text: string } | undefined;
+export const CARD_HEIGHT = 128;
 
 /**
  * One sensor of the grid. It reads its own sensor signal, so a live result redraws this card only.
- * Operators and administrators get Run now, Pause/Resume (not for file-managed sensors) and
- * Acknowledge (when an incident is open); administrators also get the move buttons.
+ * Its actions are in a ⋯ menu ({@link SensorMenuComponent}), so every card has the same small height.
  */
 @Component({
   selector: 'li[appSensorCard]',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [DatePipe, RouterLink, TranslocoPipe, SparklineComponent],
+  imports: [DatePipe, RouterLink, TranslocoPipe, SensorMenuComponent, SparklineComponent],
   host: {
     class: 'card',
     '[class.changed]': 'row().changed()',
     '[class.highlighted]': 'highlighted()',
     '[attr.data-highlighted]': "highlighted() ? 'true' : null",
     '[attr.data-testid]': "'sensor-row-' + row().id",
+    '[attr.data-status]': 'sensor().status',
     '[attr.data-changed]': "row().changed() ? 'true' : null",
     '[attr.data-sensor-name]': 'sensor().name',
     '[attr.draggable]': "canReorder() ? 'true' : null",
@@ -60,7 +55,6 @@ type Feedback = { kind: 'ok' | 'bad'; text: string } | undefined;
       border-radius: var(--radius);
       background: var(--surface);
       outline: 2px solid transparent;
-      overflow: hidden;
       transition:
         background-color 0.4s ease,
         outline-color 0.4s ease;
@@ -89,6 +83,10 @@ type Feedback = { kind: 'ok' | 'bad'; text: string } | undefined;
       font-weight: 600;
       line-height: 1.2;
     }
+    /* The open menu lies over the cards below. */
+    :host:has([aria-expanded='true']) {
+      z-index: 10;
+    }
     :host([draggable='true']) {
       cursor: grab;
     }
@@ -108,8 +106,11 @@ type Feedback = { kind: 'ok' | 'bad'; text: string } | undefined;
     }
     .head {
       display: flex;
-      justify-content: space-between;
+      align-items: center;
       gap: 0.5rem;
+    }
+    .head .name {
+      flex: 1;
     }
     .name {
       font-weight: 600;
@@ -134,7 +135,8 @@ type Feedback = { kind: 'ok' | 'bad'; text: string } | undefined;
     }
     .message,
     .meta,
-    .feedback p {
+    .error,
+    [role='status'] {
       overflow: hidden;
       text-overflow: ellipsis;
       white-space: nowrap;
@@ -147,6 +149,7 @@ type Feedback = { kind: 'ok' | 'bad'; text: string } | undefined;
     }
     .measure {
       display: flex;
+      min-block-size: 28px;
       align-items: center;
       flex-wrap: wrap;
       gap: 0.25rem 0.75rem;
@@ -168,50 +171,22 @@ type Feedback = { kind: 'ok' | 'bad'; text: string } | undefined;
       color: var(--text);
       font-size: 0.78rem;
     }
-    .feedback {
-      min-block-size: 1.3rem;
-    }
     .error,
     .bad {
       color: var(--danger);
       font-weight: 600;
     }
-    .actions {
-      display: flex;
-      flex-wrap: wrap;
-      gap: 0.35rem;
-      margin-block-start: auto;
-    }
-    .move .button {
-      padding-inline: 0.6rem;
-    }
-    .move {
-      display: inline-flex;
-      gap: 0.35rem;
-      margin-inline-start: auto;
-    }
-    .ack {
-      position: absolute;
-      inset: 0;
-      display: flex;
-      flex-direction: column;
-      gap: 0.4rem;
-      padding: 0.6rem 0.75rem;
-      background: var(--surface);
-    }
-    .ack label {
-      font-weight: 600;
-    }
   `,
 })
 export class SensorCardComponent {
-  private readonly api = inject(ApiClient);
-  private readonly store = inject(StatusSensorsStore);
   readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
 
   readonly row = input.required<SensorRow>();
   readonly canOperate = input(false);
+  readonly canEdit = input(false);
   readonly canReorder = input(false);
+  /** Rearranging would be allowed but for the order: the menu says so. */
+  readonly rearrangeHint = input(false);
   readonly isFirst = input(false);
   readonly isLast = input(false);
   readonly moving = input(false);
@@ -232,80 +207,11 @@ export class SensorCardComponent {
       .filter(Boolean)
       .join(', ');
   });
-  protected readonly busy = signal(false);
-  protected readonly acking = signal(false);
-  protected readonly error = signal<string | undefined>(undefined);
-  protected readonly feedback = signal<Feedback>(undefined);
+  protected readonly actions = new SensorActions(() => this.sensor());
+  protected readonly error = this.actions.error;
+  protected readonly feedback = this.actions.feedback;
 
   protected latency(ms: number): string {
     return formatLatency(ms);
-  }
-
-  protected openAck(): void {
-    this.acking.set(true);
-    setTimeout(() => this.host.nativeElement.querySelector<HTMLInputElement>('.ack input')?.focus());
-  }
-
-  protected closeAck(): void {
-    this.acking.set(false);
-    setTimeout(() => this.host.nativeElement.querySelector<HTMLButtonElement>('.actions button')?.focus());
-  }
-
-  protected async runNow(): Promise<void> {
-    const result = await this.call(() =>
-      this.api.post<ProbeResult>(`/api/sensors/${this.sensor().id}/probe`),
-    );
-    if (!result) return;
-    const outcome = result.success ? 'ok' : 'failed';
-    this.feedback.set({
-      kind: result.success ? 'ok' : 'bad',
-      text:
-        result.latency_ms === null
-          ? t('status.card.runResult', { outcome, message: result.message })
-          : t('status.card.runResultLatency', {
-              outcome,
-              message: result.message,
-              latency: formatLatency(result.latency_ms),
-            }),
-    });
-  }
-
-  protected async toggle(): Promise<void> {
-    const enabled = !this.sensor().enabled;
-    const sensor = await this.call(() =>
-      this.api.patch<Sensor>(`/api/sensors/${this.sensor().id}`, { enabled }),
-    );
-    if (!sensor) return;
-    this.store.applySensor(sensor);
-    this.feedback.set({ kind: 'ok', text: t(enabled ? 'status.card.resumed' : 'status.card.paused') });
-  }
-
-  protected async acknowledge(note: string): Promise<void> {
-    const trimmed = note.trim();
-    const incident = await this.call(() =>
-      this.api.post<Incident>(`/api/sensors/${this.sensor().id}/ack`, trimmed ? { note: trimmed } : {}),
-    );
-    if (!incident) return;
-    this.acking.set(false);
-    this.feedback.set({
-      kind: 'ok',
-      text: incident.acknowledged_by
-        ? t('status.card.acknowledgedBy', { user: incident.acknowledged_by })
-        : t('status.card.acknowledged'),
-    });
-  }
-
-  private async call<T>(request: () => Promise<T>): Promise<T | undefined> {
-    this.busy.set(true);
-    this.error.set(undefined);
-    this.feedback.set(undefined);
-    try {
-      return await request();
-    } catch (failure) {
-      this.error.set(ApiCallError.from(failure).message);
-      return undefined;
-    } finally {
-      this.busy.set(false);
-    }
   }
 }

@@ -23,25 +23,27 @@ import { t } from '../../core/i18n/i18n';
 import { hasRole } from '../../core/session/roles';
 import { SessionStore } from '../../core/session/session.store';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
-import { around } from '../../core/i18n/emphasis';
-import { statusDisplay } from '../sensor-detail/sensor-status';
 import { CARD_HEIGHT, SensorCardComponent } from './sensor-card.component';
+import {
+  SensorFiltersComponent,
+  type FilterKey,
+  type Filters,
+  type ListFilter,
+} from './sensor-filters.component';
+import { SensorListRowComponent } from './sensor-list-row.component';
+import { SensorTileComponent } from './sensor-tile.component';
+import { StatusPreferences } from './status-preferences';
 import { StatusSensorsStore, type SensorRow } from './status-sensors.store';
+import { boardLayout, ordered, visibleRows } from './status-view';
+import { SummaryBarComponent, type StatusCounts } from './summary-bar.component';
+import { ViewSwitchesComponent } from './view-switches.component';
+import { WindowScroll } from './window-scroll';
 
-/** Space between cards (px). */
-const GAP = 12;
-/** Cards are at least this wide (px); narrower screens get one card per row. */
-const MIN_CARD_WIDTH = 290;
-const ROW_HEIGHT = CARD_HEIGHT + GAP;
 /** Rows drawn above and below the visible ones. */
-const OVERSCAN = 2;
+const OVERSCAN = 3;
 /** How long a just-created sensor stays marked (ms). */
 const HIGHLIGHT_MS = 6_000;
-
-const STATUSES: readonly SensorStatus[] = ['up', 'warn', 'down', 'paused', 'unknown'];
-const FILTER_KEYS = ['q', 'status', 'group', 'tag', 'site'] as const;
-type FilterKey = (typeof FILTER_KEYS)[number];
-type Filters = Readonly<Record<FilterKey, string>>;
+const FILTER_KEYS: readonly FilterKey[] = ['q', 'status', 'group', 'tag', 'site'];
 
 const sameRows = (a: readonly SensorRow[], b: readonly SensorRow[]): boolean =>
   a.length === b.length && a.every((row, index) => row === b[index]);
@@ -50,71 +52,61 @@ const distinct = (values: Iterable<string>): string[] =>
   [...new Set(values)].filter((value) => value !== '').sort((a, b) => a.localeCompare(b));
 
 /**
- * The sensors as a grid of cards (one per row on narrow screens), filtered by text, status, group,
- * tag and site (kept in the URL), in dashboard order. Only the rows in view are drawn: every card
- * has the same height, so the visible slice follows from the scroll position.
+ * The sensors in the account's density (cards, list or wall) and order (problems first or saved),
+ * under a summary bar of counts per state, filtered by state, text, group, tag and site (kept in the
+ * URL). The board scrolls with the page; only the rows in and near the window are drawn (every row of
+ * a density has the same height, so the slice follows from the window's position), with spacers
+ * giving the page its full height.
  */
 @Component({
   selector: 'app-sensor-grid',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [TranslocoPipe, ErrorAlertComponent, SensorCardComponent],
+  imports: [
+    TranslocoPipe,
+    ErrorAlertComponent,
+    SensorCardComponent,
+    SensorFiltersComponent,
+    SensorListRowComponent,
+    SensorTileComponent,
+    SummaryBarComponent,
+    ViewSwitchesComponent,
+  ],
   templateUrl: './sensor-grid.component.html',
   styles: `
     :host {
       display: block;
-      margin-block-start: 0.75rem;
     }
-    .filters {
+    .toolbar {
       display: flex;
       flex-wrap: wrap;
-      gap: 0.5rem 0.75rem;
-      align-items: end;
+      align-items: center;
+      gap: 0.4rem 0.6rem;
+      margin-block-end: 0.4rem;
     }
-    .filters .field {
-      margin: 0;
-      flex: 1 1 9rem;
+    .summary {
+      order: 2;
     }
-    .filters .field:first-child {
-      flex: 2 1 14rem;
+    .hint {
+      margin: 0 0 0.4rem;
+      color: var(--text-muted);
+      font-size: 0.85rem;
     }
-    .counts {
-      display: flex;
-      flex-wrap: wrap;
-      gap: 0.25rem 1rem;
-      margin: 0.75rem 0;
-      padding: 0;
-      list-style: none;
-      font-size: 0.9rem;
-    }
-    .counts [data-status='up'] .status-symbol {
-      color: var(--success);
-    }
-    .counts [data-status='down'] .status-symbol {
-      color: var(--danger);
-    }
-    .viewport {
-      overflow-y: auto;
-      overscroll-behavior: contain;
-      max-block-size: 75vh;
-    }
-    .viewport:focus-visible {
-      outline: 2px solid var(--focus);
-      outline-offset: 2px;
-    }
-    .spacer {
+    .board {
       position: relative;
     }
-    .grid {
+    .items {
       display: grid;
-      grid-auto-rows: ${CARD_HEIGHT}px;
-      gap: ${GAP}px;
       margin: 0;
-      padding: 2px;
+      padding: 0;
       list-style: none;
-      will-change: transform;
     }
-    .empty,
-    .hint {
+    .board[data-density='cards'] .items {
+      padding: 2px;
+    }
+    .board[data-density='list'] .items {
+      border-block-start: 1px solid var(--border);
+    }
+    .empty {
       color: var(--text-muted);
       font-size: 0.9rem;
     }
@@ -126,6 +118,7 @@ export class SensorGridComponent {
   private readonly session = inject(SessionStore);
   private readonly store = inject(StatusSensorsStore);
   private readonly injector = inject(Injector);
+  protected readonly prefs = inject(StatusPreferences);
 
   readonly rows = input.required<readonly SensorRow[]>();
   /** A sensor to bring into view and mark for a moment (the one just created). */
@@ -134,15 +127,18 @@ export class SensorGridComponent {
   protected readonly marked = signal<number | undefined>(undefined);
   private highlighted: number | undefined;
 
-  protected readonly statuses = STATUSES;
-  protected readonly display = statusDisplay;
   protected readonly canOperate = computed(() => hasRole(this.session.role(), 'operator'));
-  protected readonly canReorder = computed(() => hasRole(this.session.role(), 'admin'));
+  protected readonly isAdmin = computed(() => hasRole(this.session.role(), 'admin'));
+  protected readonly density = this.prefs.density;
+  /** Rearranging is offered in the saved order only (in problems-first order places would jump). */
+  protected readonly canReorder = computed(
+    () => this.isAdmin() && this.prefs.order() === 'saved' && this.density() !== 'wall',
+  );
 
-  private readonly viewport = viewChild.required<ElementRef<HTMLElement>>('viewport');
-  private readonly scrollTop = signal(0);
-  private readonly viewportHeight = signal(800);
-  private readonly width = signal(1000);
+  protected readonly rearrangeHint = computed(() => this.isAdmin() && this.prefs.order() !== 'saved');
+
+  private readonly board = viewChild<ElementRef<HTMLElement>>('board');
+  private readonly window = new WindowScroll(() => this.board());
   protected readonly moving = signal(false);
   protected readonly said = signal('');
   protected readonly orderError = signal<string | undefined>(undefined);
@@ -164,23 +160,23 @@ export class SensorGridComponent {
   });
 
   /** The group, tag and site filters, each offering the values the sensors have. */
-  protected readonly listFilters = computed(() => {
+  protected readonly listFilters = computed<ListFilter[]>(() => {
     const sensors = this.rows().map((row) => row.sensor());
     return [
       {
-        key: 'group' as const,
+        key: 'group',
         label: t('status.grid.group'),
         all: t('status.grid.allGroups'),
         options: distinct(sensors.map((s) => s.group)),
       },
       {
-        key: 'tag' as const,
+        key: 'tag',
         label: t('status.grid.tag'),
         all: t('status.grid.allTags'),
         options: distinct(sensors.flatMap((s) => s.tags)),
       },
       {
-        key: 'site' as const,
+        key: 'site',
         label: t('status.grid.site'),
         all: t('status.grid.allSites'),
         options: distinct(sensors.map((s) => s.site)),
@@ -203,22 +199,15 @@ export class SensorGridComponent {
           s.name.toLowerCase().includes(needle) ||
           s.target.toLowerCase().includes(needle) ||
           s.group.toLowerCase().includes(needle) ||
-          s.tags.some((t) => t.toLowerCase().includes(needle))
+          s.tags.some((tag) => tag.toLowerCase().includes(needle))
         );
       });
     },
     { equal: sameRows },
   );
 
-  protected readonly counts = computed(() => {
-    const counts: Record<SensorStatus | 'all', number> = {
-      all: 0,
-      up: 0,
-      warn: 0,
-      down: 0,
-      paused: 0,
-      unknown: 0,
-    };
+  protected readonly counts = computed<StatusCounts>(() => {
+    const counts = { all: 0, up: 0, warn: 0, down: 0, paused: 0, unknown: 0 };
     for (const row of this.matching()) {
       counts.all++;
       counts[row.sensor().status]++;
@@ -226,50 +215,48 @@ export class SensorGridComponent {
     return counts;
   });
 
+  /** The wall always shows problems first: it is there to spot them. */
+  private readonly order = computed(() => (this.density() === 'wall' ? 'problems' : this.prefs.order()));
+
   protected readonly shown = computed(
     () => {
       const status = this.filters().status;
       const matching = this.matching();
-      return status ? matching.filter((row) => row.sensor().status === status) : matching;
+      const filtered = status ? matching.filter((row) => row.sensor().status === status) : matching;
+      return ordered(filtered, this.order(), (row) => row.sensor().status);
     },
     { equal: sameRows },
   );
 
-  /** "Showing {shown} of {all}" around the number shown, which is bold. */
-  protected readonly showing = computed(() =>
-    around('status.grid.showing', 'shown', { all: this.counts().all }),
-  );
-
-  protected readonly columns = computed(() =>
-    Math.max(1, Math.floor((this.width() - 4 + GAP) / (MIN_CARD_WIDTH + GAP))),
-  );
-  private readonly rowCount = computed(() => Math.ceil(this.shown().length / this.columns()));
-  protected readonly totalHeight = computed(() => Math.max(0, this.rowCount() * ROW_HEIGHT - GAP + 4));
+  protected readonly layout = computed(() => boardLayout(this.density(), this.window.width(), CARD_HEIGHT));
+  private readonly rowCount = computed(() => Math.ceil(this.shown().length / this.layout().columns));
+  protected readonly totalHeight = computed(() => {
+    const { pitch, gap } = this.layout();
+    return Math.max(0, this.rowCount() * pitch - gap) + (this.density() === 'cards' ? 4 : 0);
+  });
 
   protected readonly windowed = computed(() => {
-    const columns = this.columns();
-    const top = this.scrollTop();
-    const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
-    const last = Math.min(this.rowCount(), Math.ceil((top + this.viewportHeight()) / ROW_HEIGHT) + OVERSCAN);
+    const { columns, pitch } = this.layout();
+    const { first, last } = visibleRows(
+      this.window.offset(),
+      this.window.windowHeight(),
+      pitch,
+      this.rowCount(),
+      OVERSCAN,
+    );
+    const rows = this.shown().slice(first * columns, last * columns);
     return {
-      rows: this.shown().slice(first * columns, last * columns),
-      offset: first * ROW_HEIGHT,
+      rows,
+      before: first * pitch,
+      firstIndex: first * columns,
+      columns,
+      gridColumns: `repeat(${columns}, minmax(0, 1fr))`,
+      rowHeight: pitch - this.layout().gap,
     };
   });
 
   constructor() {
     const destroyRef = inject(DestroyRef);
-    afterNextRender(() => {
-      const element = this.viewport().nativeElement;
-      const measure = () => {
-        this.width.set(element.clientWidth);
-        this.viewportHeight.set(Math.max(element.clientHeight, ROW_HEIGHT));
-      };
-      measure();
-      const observer = new ResizeObserver(measure);
-      observer.observe(element);
-      destroyRef.onDestroy(() => observer.disconnect());
-    });
     let timer: ReturnType<typeof setTimeout> | undefined;
     destroyRef.onDestroy(() => clearTimeout(timer));
     effect(() => {
@@ -286,26 +273,32 @@ export class SensorGridComponent {
       clearTimeout(timer);
       timer = setTimeout(() => this.marked.set(undefined), HIGHLIGHT_MS);
     });
+    // A sensor that moves (its status changed) is moved in the DOM, which takes the focus from it.
+    effect(() => {
+      this.windowed();
+      const board = untracked(() => this.board())?.nativeElement;
+      const focused = document.activeElement;
+      if (!board || !(focused instanceof HTMLElement) || !board.contains(focused)) return;
+      afterNextRender(
+        () => {
+          if (focused.isConnected && document.activeElement !== focused)
+            focused.focus({ preventScroll: true });
+        },
+        { injector: this.injector },
+      );
+    });
   }
 
-  /** Draws the rows around sensor `id` and scrolls its card into the middle of the window. */
+  /** Index `index` of the shown sensors: its row's top, in px below the board's top. */
+  private rowTop(index: number): number {
+    return Math.floor(index / this.layout().columns) * this.layout().pitch;
+  }
+
+  /** Scrolls the window so that sensor `id` is in its middle, and draws it. */
   private reveal(id: number): void {
     const index = this.shown().findIndex((r) => r.id === id);
     if (index < 0) return;
-    const element = this.viewport().nativeElement;
-    element.scrollTop = Math.max(0, Math.floor(index / this.columns()) * ROW_HEIGHT - ROW_HEIGHT);
-    this.scrollTop.set(element.scrollTop);
-    afterNextRender(
-      () =>
-        element
-          .querySelector<HTMLElement>(`[data-testid="sensor-row-${id}"]`)
-          ?.scrollIntoView({ block: 'center' }),
-      { injector: this.injector },
-    );
-  }
-
-  protected onScroll(): void {
-    this.scrollTop.set(this.viewport().nativeElement.scrollTop);
+    this.window.scrollTo(this.rowTop(index) - window.innerHeight / 2);
   }
 
   protected setFilter(key: FilterKey, value: string): void {
@@ -320,22 +313,19 @@ export class SensorGridComponent {
       queryParamsHandling: 'merge',
       replaceUrl: true,
     });
-    const element = this.viewport().nativeElement;
-    element.scrollTop = 0;
-    this.scrollTop.set(0);
+    if (this.window.offset() > 0) this.window.scrollTo(0);
   }
 
-  /** Moves a card one place among the cards shown (keyboard buttons). */
+  protected chooseStatus(status: SensorStatus | ''): void {
+    this.setFilter('status', status);
+  }
+
+  /** Moves a sensor one place among those shown (menu items). */
   protected move(row: SensorRow, delta: -1 | 1): void {
     const shown = this.shown();
     const neighbour = shown[shown.indexOf(row) + delta];
     if (!neighbour) return;
-    void this.place(
-      row.id,
-      neighbour.id,
-      delta > 0 ? 'after' : 'before',
-      delta > 0 ? 'move-down' : 'move-up',
-    );
+    void this.place(row.id, neighbour.id, delta > 0 ? 'after' : 'before', true);
   }
 
   protected dragStart(event: DragEvent, row: SensorRow): void {
@@ -369,7 +359,12 @@ export class SensorGridComponent {
   }
 
   /** Puts sensor `id` before or after `anchor` in the full order and saves it. */
-  private async place(id: number, anchor: number, where: 'before' | 'after', focus?: string): Promise<void> {
+  private async place(
+    id: number,
+    anchor: number,
+    where: 'before' | 'after',
+    keepFocus = false,
+  ): Promise<void> {
     const ids = this.rows()
       .map((row) => row.id)
       .filter((other) => other !== id);
@@ -393,29 +388,25 @@ export class SensorGridComponent {
     } finally {
       this.moving.set(false);
     }
-    if (focus) this.keepFocus(id, focus);
+    if (keepFocus) this.keepFocus(id);
   }
 
-  /** After a keyboard move: scrolls the card into view and puts the focus back on its button. */
-  private keepFocus(id: number, testId: string): void {
+  /** After a move from the menu: scrolls the sensor into view and puts the focus back on its menu button. */
+  private keepFocus(id: number): void {
     const index = this.shown().findIndex((r) => r.id === id);
     if (index < 0) return;
-    const element = this.viewport().nativeElement;
-    const top = Math.floor(index / this.columns()) * ROW_HEIGHT;
-    if (top < element.scrollTop || top + ROW_HEIGHT > element.scrollTop + element.clientHeight) {
-      element.scrollTop = Math.max(0, top - ROW_HEIGHT);
-      this.scrollTop.set(element.scrollTop);
+    const top = this.rowTop(index);
+    const offset = this.window.offset();
+    if (top < offset || top + this.layout().pitch > offset + window.innerHeight) {
+      this.window.scrollTo(top - this.layout().pitch);
     }
     afterNextRender(
-      () => {
-        const card = element.querySelector<HTMLElement>(`[data-testid="sensor-row-${id}"]`);
-        const wanted = card?.querySelector<HTMLButtonElement>(`[data-testid="${testId}"]`);
-        const target =
-          wanted && !wanted.disabled
-            ? wanted
-            : card?.querySelector<HTMLButtonElement>('.move button:not(:disabled)');
-        target?.focus();
-      },
+      () =>
+        this.board()
+          ?.nativeElement.querySelector<HTMLElement>(
+            `[data-testid="sensor-row-${id}"] [data-testid="sensor-menu"]`,
+          )
+          ?.focus(),
       { injector: this.injector },
     );
   }

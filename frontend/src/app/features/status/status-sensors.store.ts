@@ -1,5 +1,11 @@
 import { DestroyRef, Injectable, type Signal, type WritableSignal, inject, signal } from '@angular/core';
-import type { LiveEventPayloads, Sensor, Summary } from '@monitor/contracts';
+import {
+  RECENT_OUTCOMES,
+  type LiveEventPayloads,
+  type Sensor,
+  type Summary,
+  type SummarySensor,
+} from '@monitor/contracts';
 
 import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
@@ -20,13 +26,13 @@ const MAX_RECORDED = 20_000;
 /** One sensor of the list: patched in place, so only its own row is redrawn. */
 export interface SensorRow {
   readonly id: number;
-  readonly sensor: Signal<Sensor>;
+  readonly sensor: Signal<SummarySensor>;
   /** True for a moment after the status changed. */
   readonly changed: Signal<boolean>;
 }
 
 interface MutableRow extends SensorRow {
-  readonly sensor: WritableSignal<Sensor>;
+  readonly sensor: WritableSignal<SummarySensor>;
   readonly changed: WritableSignal<boolean>;
   markTimer?: ReturnType<typeof setTimeout>;
 }
@@ -125,7 +131,7 @@ export class StatusSensorsStore {
 
   /** Takes a sensor the server just answered with (after pause or resume). */
   applySensor(sensor: Sensor): void {
-    this.byId.get(sensor.id)?.sensor.set(sensor);
+    this.byId.get(sensor.id)?.sensor.update((known) => ({ ...known, ...sensor }));
   }
 
   /**
@@ -158,7 +164,7 @@ export class StatusSensorsStore {
   }
 
   /** Takes a fresh list, keeping each known sensor's row (and its mark). */
-  private replace(sensors: Sensor[]): void {
+  private replace(sensors: SummarySensor[]): void {
     const seen = new Set<number>();
     const rows = sensors.map((sensor) => {
       seen.add(sensor.id);
@@ -184,7 +190,13 @@ export class StatusSensorsStore {
     if (!row) return;
     row.sensor.update((sensor) =>
       after(result.ts, sensor.last_checked_at)
-        ? { ...sensor, message: result.message, latency_ms: result.latency_ms, last_checked_at: result.ts }
+        ? {
+            ...sensor,
+            message: result.message,
+            latency_ms: result.latency_ms,
+            last_checked_at: result.ts,
+            recent: (sensor.recent + (result.success ? '1' : '0')).slice(-RECENT_OUTCOMES),
+          }
         : sensor,
     );
   }

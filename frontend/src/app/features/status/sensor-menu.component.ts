@@ -1,0 +1,346 @@
+import {
+  ChangeDetectionStrategy,
+  Component,
+  ElementRef,
+  inject,
+  input,
+  output,
+  signal,
+  viewChild,
+} from '@angular/core';
+import { Router } from '@angular/router';
+import { TranslocoPipe } from '@jsverse/transloco';
+import type { Sensor } from '@monitor/contracts';
+
+import type { SensorActions } from './sensor-actions';
+
+/**
+ * The ⋯ button of a sensor and its menu (Run now, Pause/Resume unless file-managed, Acknowledge when
+ * an incident is open, Edit for administrators, Move up/down when rearranging is offered), with the
+ * acknowledge note in a dialog. Keyboard as for menus: arrows move, Escape closes and returns focus.
+ */
+@Component({
+  selector: 'app-sensor-menu',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [TranslocoPipe],
+  host: { '(document:click)': 'outside($event)' },
+  template: `
+    @let s = sensor();
+    <button
+      #trigger
+      type="button"
+      class="trigger"
+      data-testid="sensor-menu"
+      aria-haspopup="menu"
+      [attr.aria-expanded]="open()"
+      [attr.aria-controls]="open() ? 'sensor-menu-' + s.id : null"
+      [attr.aria-label]="'status.menu.label' | transloco: { name: s.name }"
+      (click)="toggleMenu()"
+      (keydown)="triggerKey($event)"
+    >
+      <span aria-hidden="true">⋯</span>
+    </button>
+    @if (open()) {
+      <div
+        class="menu"
+        role="menu"
+        [id]="'sensor-menu-' + s.id"
+        [attr.aria-label]="'status.menu.label' | transloco: { name: s.name }"
+        (keydown)="menuKey($event)"
+      >
+        @if (canOperate()) {
+          <button
+            type="button"
+            role="menuitem"
+            data-testid="menu-run"
+            [disabled]="actions().busy()"
+            (click)="pick(runNow)"
+          >
+            {{ 'status.card.runNow' | transloco }}
+          </button>
+          @if (!s.managed_by) {
+            <button
+              type="button"
+              role="menuitem"
+              data-testid="menu-toggle"
+              [disabled]="actions().busy()"
+              (click)="pick(toggle)"
+            >
+              {{ (s.enabled ? 'status.card.pause' : 'status.card.resume') | transloco }}
+            </button>
+          }
+          @if (s.incident_id !== null) {
+            <button
+              type="button"
+              role="menuitem"
+              data-testid="menu-ack"
+              [disabled]="actions().busy()"
+              (click)="openAck()"
+            >
+              {{ 'status.menu.acknowledge' | transloco }}
+            </button>
+          }
+        }
+        @if (canEdit()) {
+          <button type="button" role="menuitem" data-testid="menu-edit" (click)="edit()">
+            {{ 'status.menu.edit' | transloco }}
+          </button>
+        }
+        @if (rearrangeHint()) {
+          <button
+            type="button"
+            role="menuitem"
+            class="note"
+            aria-disabled="true"
+            data-testid="menu-rearrange-hint"
+          >
+            {{ 'status.menu.rearrangeHint' | transloco }}
+          </button>
+        }
+        @if (canReorder()) {
+          <button
+            type="button"
+            role="menuitem"
+            data-testid="move-up"
+            [disabled]="isFirst() || moving()"
+            (click)="pick(moveUp)"
+          >
+            {{ 'status.menu.moveUp' | transloco }}
+          </button>
+          <button
+            type="button"
+            role="menuitem"
+            data-testid="move-down"
+            [disabled]="isLast() || moving()"
+            (click)="pick(moveDown)"
+          >
+            {{ 'status.menu.moveDown' | transloco }}
+          </button>
+        }
+      </div>
+    }
+    <dialog #ack class="ack" [attr.aria-labelledby]="'ack-title-' + s.id" (close)="ackClosed()">
+      <form (submit)="$event.preventDefault(); acknowledge(note.value)">
+        <h2 class="ack-title" [id]="'ack-title-' + s.id">
+          {{ 'status.card.acknowledgeNamed' | transloco: { name: s.name } }}
+        </h2>
+        <label [for]="'ack-note-' + s.id">{{ 'status.card.noteLabel' | transloco: { name: s.name } }}</label>
+        <input #note class="input" [id]="'ack-note-' + s.id" maxlength="500" autocomplete="off" />
+        @if (actions().error(); as message) {
+          <p class="error" role="alert">{{ message }}</p>
+        }
+        <div class="buttons">
+          <button type="submit" class="button button-small button-primary" [disabled]="actions().busy()">
+            {{ 'status.card.acknowledge' | transloco }}
+          </button>
+          <button type="button" class="button button-small" (click)="ack.close()">
+            {{ 'common.actions.cancel' | transloco }}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  `,
+  styles: `
+    :host {
+      position: relative;
+      display: inline-flex;
+      flex: none;
+    }
+    .trigger {
+      display: inline-grid;
+      place-items: center;
+      inline-size: 1.75rem;
+      block-size: 1.15rem;
+      padding: 0;
+      border: 1px solid var(--border-strong);
+      border-radius: var(--radius);
+      background: var(--surface);
+      color: var(--text);
+      font: inherit;
+      font-weight: 700;
+      line-height: 1;
+      cursor: pointer;
+    }
+    .trigger:hover:not(:disabled),
+    .trigger[aria-expanded='true'] {
+      background: var(--hover);
+    }
+    .menu {
+      position: absolute;
+      inset-block-start: calc(100% + 2px);
+      inset-inline-end: 0;
+      z-index: 20;
+      display: flex;
+      flex-direction: column;
+      min-inline-size: 10rem;
+      padding: 0.25rem;
+      border: 1px solid var(--border-strong);
+      border-radius: var(--radius);
+      background: var(--surface);
+      box-shadow: var(--shadow);
+    }
+    .menu button {
+      padding: 0.4rem 0.6rem;
+      border: 0;
+      border-radius: calc(var(--radius) / 2);
+      background: none;
+      color: var(--text);
+      font: inherit;
+      font-size: 0.92rem;
+      text-align: start;
+      white-space: nowrap;
+      cursor: pointer;
+    }
+    .menu button:hover:not(:disabled),
+    .menu button:focus-visible {
+      background: var(--hover);
+    }
+    .menu .note {
+      max-inline-size: 16rem;
+      color: var(--text-muted);
+      font-size: 0.85rem;
+      white-space: normal;
+      cursor: default;
+    }
+    .menu button:disabled {
+      color: var(--text-muted);
+      cursor: default;
+    }
+    .ack {
+      max-inline-size: min(28rem, calc(100vw - 2rem));
+      padding: 1rem 1.25rem;
+      border: 1px solid var(--border-strong);
+      border-radius: var(--radius);
+      background: var(--surface);
+      color: var(--text);
+    }
+    .ack form {
+      display: flex;
+      flex-direction: column;
+      gap: 0.5rem;
+    }
+    .ack-title {
+      margin: 0;
+      font-size: 1.05rem;
+    }
+    .error {
+      margin: 0;
+      color: var(--danger);
+      font-weight: 600;
+    }
+  `,
+})
+export class SensorMenuComponent {
+  private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
+  private readonly router = inject(Router);
+
+  readonly sensor = input.required<Sensor>();
+  readonly actions = input.required<SensorActions>();
+  readonly canOperate = input(false);
+  readonly canEdit = input(false);
+  readonly canReorder = input(false);
+  /** Rearranging is not offered in this order: an inert item says why. */
+  readonly rearrangeHint = input(false);
+  readonly isFirst = input(false);
+  readonly isLast = input(false);
+  readonly moving = input(false);
+  /** -1: one place earlier; 1: one place later. */
+  readonly move = output<-1 | 1>();
+
+  protected readonly open = signal(false);
+  private readonly trigger = viewChild.required<ElementRef<HTMLButtonElement>>('trigger');
+  protected readonly ack = viewChild.required<ElementRef<HTMLDialogElement>>('ack');
+
+  protected readonly runNow = () => void this.actions().runNow();
+  protected readonly toggle = () => void this.actions().toggle();
+  protected readonly moveUp = () => this.move.emit(-1);
+  protected readonly moveDown = () => this.move.emit(1);
+
+  protected toggleMenu(): void {
+    if (this.open()) this.close(true);
+    else this.show(0);
+  }
+
+  protected triggerKey(event: KeyboardEvent): void {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    event.preventDefault();
+    this.show(event.key === 'ArrowUp' ? -1 : 0);
+  }
+
+  protected menuKey(event: KeyboardEvent): void {
+    const items = this.items();
+    const at = items.indexOf(document.activeElement as HTMLElement);
+    const focusAt = (index: number) => items[(index + items.length) % items.length]?.focus();
+    switch (event.key) {
+      case 'ArrowDown':
+        focusAt(at + 1);
+        break;
+      case 'ArrowUp':
+        focusAt(at - 1);
+        break;
+      case 'Home':
+        focusAt(0);
+        break;
+      case 'End':
+        focusAt(-1);
+        break;
+      case 'Escape':
+        this.close(true);
+        break;
+      case 'Tab':
+        this.close(false);
+        return;
+      default:
+        return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+  }
+
+  protected outside(event: MouseEvent): void {
+    if (this.open() && !this.host.nativeElement.contains(event.target as Node)) this.close(false);
+  }
+
+  protected pick(action: () => void): void {
+    this.close(true);
+    action();
+  }
+
+  protected openAck(): void {
+    this.close(false);
+    this.actions().error.set(undefined);
+    const dialog = this.ack().nativeElement;
+    dialog.showModal();
+    dialog.querySelector<HTMLInputElement>('input')?.focus();
+  }
+
+  protected async acknowledge(note: string): Promise<void> {
+    if (await this.actions().acknowledge(note)) this.ack().nativeElement.close();
+  }
+
+  protected ackClosed(): void {
+    this.trigger().nativeElement.focus();
+  }
+
+  protected edit(): void {
+    this.close(false);
+    void this.router.navigate(['/sensors', this.sensor().id, 'edit']);
+  }
+
+  private show(focusIndex: number): void {
+    this.open.set(true);
+    setTimeout(() => {
+      const items = this.items();
+      items[(focusIndex + items.length) % items.length]?.focus();
+    });
+  }
+
+  private close(returnFocus: boolean): void {
+    this.open.set(false);
+    if (returnFocus) this.trigger().nativeElement.focus();
+  }
+
+  private items(): HTMLElement[] {
+    return [...this.host.nativeElement.querySelectorAll<HTMLElement>('[role="menuitem"]:not(:disabled)')];
+  }
+}

@@ -68,6 +68,8 @@ describe('The status page in its three densities (built server and dashboard, re
     api = browser.context.request;
     problems = collectProblems(page);
     await setUpAdminSession(server.url, browser.context);
+    // No welcome tour over the pictures.
+    expect((await api.post(url('/api/onboarding/tour'), { data: { version: 1 } })).status()).toBe(200);
     const http = (name: string, target: string, extra: Record<string, unknown> = {}) => ({
       name,
       type: 'http',
@@ -314,6 +316,28 @@ describe('The status page in its three densities (built server and dashboard, re
     expect(problems).toEqual([]);
   });
 
+  it('shows an error and goes back to the earlier density when saving the choice fails', async () => {
+    await open();
+    expect(await board().getAttribute('data-density')).toBe('cards');
+    // The connection breaks while saving.
+    await page.route(/\/api\/settings$/, (route) =>
+      route.request().method() === 'PUT' ? route.abort('connectionfailed') : route.continue(),
+    );
+    try {
+      await page.getByTestId('density-wall').click();
+      await page.getByRole('alert').filter({ hasText: 'The view could not be saved' }).waitFor();
+      await waitFor(async () => (await board().getAttribute('data-density')) === 'cards');
+      expect(await page.getByTestId('density-cards').getAttribute('aria-pressed')).toBe('true');
+    } finally {
+      await page.unroute(/\/api\/settings$/);
+    }
+    const settings = (await (await api.get(url('/api/settings'))).json()) as { ui: { density: string } };
+    expect(settings.ui.density).toBe('cards');
+    // The aborted request shows up as a console error of the browser itself.
+    problems.splice(0, problems.length, ...problems.filter((problem) => !problem.includes('net::ERR')));
+    expect(problems).toEqual([]);
+  });
+
   it('puts a sensor that goes down at the top at once (problems first), and shows the saved order on request', async () => {
     await open();
     expect(await page.getByTestId('order-problems').getAttribute('aria-pressed')).toBe('true');
@@ -362,6 +386,17 @@ describe('The status page in its three densities (built server and dashboard, re
       await page.mouse.move(0, 0);
       expect(await seriousAxeViolations(page)).toEqual([]);
       await page.screenshot({ path: join(SCREENSHOTS_DIR, `status-${density}.png`) });
+      // Every row has a fixed height: nothing in it may stick out.
+      const outside = await page.evaluate<
+        string[]
+      >(`[...document.querySelectorAll('[data-testid="sensor-list"] > [data-status]')].flatMap((item) => {
+        const box = item.getBoundingClientRect();
+        return [...item.querySelectorAll('*')]
+          .filter((inner) => inner.closest('[role="menu"], [role="tooltip"], dialog') === null && inner.getClientRects().length > 0)
+          .filter((inner) => { const b = inner.getBoundingClientRect(); return b.bottom > box.bottom + 0.5 || b.right > box.right + 0.5 || b.top < box.top - 0.5; })
+          .map((inner) => item.getAttribute('data-testid') + ' ' + inner.tagName + '.' + inner.className);
+      })`);
+      expect(outside).toEqual([]);
     }
     await choose('density-cards');
     expect(problems).toEqual([]);

@@ -149,16 +149,18 @@ export const CARD_HEIGHT = 128;
     }
     .measure {
       display: flex;
-      min-block-size: 28px;
+      block-size: 28px;
       align-items: center;
-      flex-wrap: wrap;
-      gap: 0.25rem 0.75rem;
+      gap: 0.75rem;
+      overflow: hidden;
     }
     .facts {
       display: flex;
-      flex-wrap: wrap;
       gap: 0 0.75rem;
+      min-inline-size: 0;
+      overflow: hidden;
       font-size: 0.88rem;
+      white-space: nowrap;
     }
     .meta span + span {
       margin-inline-start: 0.5rem;

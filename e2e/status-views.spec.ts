@@ -293,9 +293,17 @@ describe('The status page in its three densities (built server and dashboard, re
     await open();
     await choose('density-list');
     await choose('order-saved');
+    // Every density the board ever shows while the page loads: the saved one only, no flash of cards.
+    await page.addInitScript(`window.__densities = [];
+      new MutationObserver(() => {
+        const board = document.querySelector('[data-testid="sensor-board"]');
+        const density = board && board.getAttribute('data-density');
+        if (density && window.__densities.at(-1) !== density) window.__densities.push(density);
+      }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-density'] });`);
     await page.reload();
     await board().locator('[data-status]').first().waitFor();
     expect(await board().getAttribute('data-density')).toBe('list');
+    expect(await page.evaluate<string[]>('window.__densities')).toEqual(['list']);
     expect(await page.getByTestId('density-list').getAttribute('aria-pressed')).toBe('true');
     expect(await page.getByTestId('order-saved').getAttribute('aria-pressed')).toBe('true');
 

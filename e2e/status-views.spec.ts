@@ -405,6 +405,13 @@ describe('The status page in its three densities (built server and dashboard, re
           .map((inner) => item.getAttribute('data-testid') + ' ' + inner.tagName + '.' + inner.className);
       })`);
       expect(outside).toEqual([]);
+      // The contract other tests and the benchmark rely on: every sensor element, and only those,
+      // carries `sensor-row-<id>` together with `data-status`; the board names its density.
+      const marked = await page.evaluate<string[]>(
+        `[...document.querySelectorAll('[data-testid^="sensor-row-"][data-status]')].map((e) => e.getAttribute('data-testid'))`,
+      );
+      expect(marked).toEqual((await drawnIds(page)).map((id) => `sensor-row-${id}`));
+      expect(marked).toHaveLength(all.length);
     }
     await choose('density-cards');
     expect(problems).toEqual([]);

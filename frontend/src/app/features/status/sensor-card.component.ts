@@ -127,10 +127,10 @@ export const CARD_HEIGHT = 128;
       min-inline-size: 1.1em;
       text-align: center;
     }
-    .status[data-status='up'] .status-symbol {
+    .status[data-state='up'] .status-symbol {
       color: var(--success);
     }
-    .status[data-status='down'] .status-symbol {
+    .status[data-state='down'] .status-symbol {
       color: var(--danger);
     }
     .message,

@@ -28,7 +28,7 @@ import { LIST_ROW_HEIGHT } from './status-view';
   },
   template: `
     @let s = sensor();
-    <span class="state" [attr.data-status]="s.status" data-testid="sensor-row-status">
+    <span class="state" [attr.data-state]="s.status" data-testid="sensor-row-status">
       <span aria-hidden="true">{{ display().symbol }}</span>
       <span class="visually-hidden">{{ display().label }}</span>
     </span>
@@ -101,13 +101,13 @@ import { LIST_ROW_HEIGHT } from './status-view';
       font-weight: 700;
       text-align: center;
     }
-    .state[data-status='up'] {
+    .state[data-state='up'] {
       color: var(--success);
     }
-    .state[data-status='down'] {
+    .state[data-state='down'] {
       color: var(--danger);
     }
-    .state[data-status='warn'] {
+    .state[data-state='warn'] {
       color: var(--warn-text, #8a5a00);
     }
     .name,

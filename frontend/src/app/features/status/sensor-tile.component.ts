@@ -29,7 +29,7 @@ import { TILE_SIZE } from './status-view';
     <a
       class="face"
       [routerLink]="['/sensors', s.id]"
-      [attr.data-status]="s.status"
+      [attr.data-state]="s.status"
       [attr.aria-label]="s.name + ': ' + display().label"
       [attr.aria-describedby]="'tile-tip-' + s.id"
       data-testid="sensor-tile"
@@ -62,20 +62,20 @@ import { TILE_SIZE } from './status-view';
       line-height: 1;
       text-decoration: none;
     }
-    .face[data-status='up'] {
+    .face[data-state='up'] {
       background: var(--success);
       color: var(--on-success);
     }
-    .face[data-status='down'] {
+    .face[data-state='down'] {
       background: var(--danger);
       color: var(--on-danger);
     }
-    .face[data-status='warn'] {
+    .face[data-state='warn'] {
       background: #9a6700;
       color: #ffffff;
     }
-    .face[data-status='paused'],
-    .face[data-status='unknown'] {
+    .face[data-state='paused'],
+    .face[data-state='unknown'] {
       border: 1px solid var(--border-strong);
       background: var(--hover);
       color: var(--text-muted);

@@ -32,7 +32,7 @@ export type StatusCounts = Readonly<Record<SensorStatus | 'all', number>>;
           type="button"
           class="count"
           [attr.data-testid]="'summary-' + status"
-          [attr.data-status]="status"
+          [attr.data-state]="status"
           [attr.aria-pressed]="active() === status"
           (click)="choose.emit(active() === status ? '' : status)"
         >
@@ -81,10 +81,10 @@ export type StatusCounts = Readonly<Record<SensorStatus | 'all', number>>;
       margin-inline-end: 0.2rem;
       font-size: 1rem;
     }
-    .count[data-status='down'][aria-pressed='false'] .number {
+    .count[data-state='down'][aria-pressed='false'] .number {
       color: var(--danger);
     }
-    .count[data-status='up'][aria-pressed='false'] .symbol {
+    .count[data-state='up'][aria-pressed='false'] .symbol {
       color: var(--success);
     }
     .name {

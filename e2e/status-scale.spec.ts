@@ -104,6 +104,21 @@ describe('The status page with hundreds of sensors and on a phone (built server,
     expect(problems).toEqual([]);
   });
 
+  it('brings a highlighted sensor far down the list into view by scrolling the window', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await setUi({ density: 'list', order: 'saved' });
+    const target = sensors[250];
+    await page.goto(url(`/?highlight=${target.id}`));
+    const item = page.locator(`[data-testid="sensor-row-${target.id}"][data-highlighted="true"]`);
+    await item.waitFor({ timeout: 20_000 });
+    expect(await page.evaluate<number>('window.scrollY')).toBeGreaterThan(0);
+    const box = await item.boundingBox();
+    expect(box!.y).toBeGreaterThanOrEqual(0);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(800);
+    expect(await page.getByTestId('grid-announcement').textContent()).toContain(`${target.name} was added.`);
+    expect(problems).toEqual([]);
+  });
+
   it('shows at 1280×800 at least 25 sensors in the list and 300 on the wall without scrolling', async () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     const visible: Record<string, number> = {};

@@ -151,15 +151,15 @@ export const CARD_HEIGHT = 128;
       display: flex;
       block-size: 28px;
       align-items: center;
-      gap: 0.75rem;
+      gap: 0.5rem;
       overflow: hidden;
     }
     .facts {
       display: flex;
-      gap: 0 0.75rem;
+      gap: 0 0.5rem;
       min-inline-size: 0;
       overflow: hidden;
-      font-size: 0.88rem;
+      font-size: 0.82rem;
       white-space: nowrap;
     }
     .meta span + span {

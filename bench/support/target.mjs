@@ -1,5 +1,5 @@
 // A keep-alive HTTP target on 127.0.0.1 that records when each sensor's probe arrives.
-// Sensors point at /s/<key>; arrivals are kept per key.
+// Sensors point at /s/<key>; arrivals are kept per key. Paths under /fail/ answer 500.
 import { createServer } from 'node:http';
 
 export async function startTarget() {
@@ -10,7 +10,10 @@ export async function startTarget() {
     const now = performance.now();
     if (list) list.push(now);
     else arrivals.set(key, [now]);
-    res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '2' });
+    res.writeHead(req.url.startsWith('/fail/') ? 500 : 200, {
+      'content-type': 'text/plain',
+      'content-length': '2',
+    });
     res.end('ok');
   });
   server.keepAliveTimeout = 120_000;

@@ -46,7 +46,7 @@ describe('About page (built server and dashboard, real Chromium)', () => {
 
   it('shows the version information GET /api/version returns, under the CSP, without errors', async () => {
     const { page } = browser;
-    const response = await page.goto(`${server.url}/about`);
+    const response = await page.goto(`${server.url}/settings/about`);
     expect(response?.status()).toBe(200);
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
 
@@ -60,7 +60,9 @@ describe('About page (built server and dashboard, real Chromium)', () => {
     expect(await shown('about-channel')).toBe(expected.channel);
 
     await expect(page.title()).resolves.toBe('About · Monitor');
-    const aboutLink = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About' });
+    const aboutLink = page
+      .getByRole('navigation', { name: 'Settings sections' })
+      .getByRole('link', { name: 'About' });
     await expect(aboutLink.getAttribute('aria-current')).resolves.toBe('page');
 
     await mkdir(join(SCREENSHOT, '..'), { recursive: true });
@@ -69,17 +71,20 @@ describe('About page (built server and dashboard, real Chromium)', () => {
     expect(problems).toEqual([]);
   });
 
-  it('reaches the About page from the navigation on /', async () => {
+  it('reaches the About page from / through Settings and its sub-navigation', async () => {
     const { page } = browser;
     await page.goto(`${server.url}/`);
     await page.getByRole('heading', { level: 1, name: 'Status' }).waitFor({ state: 'visible' });
-    const nav = page.getByRole('navigation', { name: 'Main' });
-    const statusLink = nav.getByRole('link', { name: 'Status' });
-    const aboutLink = nav.getByRole('link', { name: 'About' });
+    const statusLink = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Status' });
     await expect(statusLink.getAttribute('aria-current')).resolves.toBe('page');
 
+    await page.getByTestId('settings-link').click();
+    await page.waitForURL(`${server.url}/settings`);
+    const aboutLink = page
+      .getByRole('navigation', { name: 'Settings sections' })
+      .getByRole('link', { name: 'About' });
     await aboutLink.click();
-    await page.waitForURL(`${server.url}/about`);
+    await page.waitForURL(`${server.url}/settings/about`);
     await page.getByTestId('about-panel').waitFor({ state: 'visible' });
     expect((await page.getByTestId('about-version').textContent())?.trim()).toBe(expected.version);
     await expect(aboutLink.getAttribute('aria-current')).resolves.toBe('page');

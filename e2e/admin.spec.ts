@@ -57,7 +57,7 @@ describe('Administration page (built server and dashboard, real Chromium)', () =
   }
 
   async function openAdmin(): Promise<void> {
-    await page.goto(url('/admin'));
+    await page.goto(url('/settings/administration'));
     await heading('Administration').waitFor({ state: 'visible' });
     await page.getByTestId('sample-counts').waitFor({ state: 'visible' });
   }
@@ -89,7 +89,7 @@ describe('Administration page (built server and dashboard, real Chromium)', () =
 
   it('loads the sample data, which the status page then lists', async () => {
     await openAdmin();
-    const nav = page.getByRole('navigation', { name: 'Main' });
+    const nav = page.getByRole('navigation', { name: 'Settings sections' });
     await expect(
       nav.getByRole('link', { name: 'Administration' }).getAttribute('aria-current'),
     ).resolves.toBe('page');
@@ -227,7 +227,7 @@ describe('Administration page (built server and dashboard, real Chromium)', () =
 
     await signInAs(server.url, browser.context, OPERATOR);
     await openAdmin();
-    await page.getByTestId('header-role').filter({ hasText: 'Operator' }).waitFor();
+    await page.getByTestId('header-role').filter({ hasText: 'Operator' }).waitFor({ state: 'attached' });
     expect(await page.getByTestId('backup-section').count()).toBe(0);
     expect(await page.getByTestId('restore-section').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Load sample data' }).count()).toBe(0);
@@ -236,10 +236,13 @@ describe('Administration page (built server and dashboard, real Chromium)', () =
     expect(await seriousAxeViolations(page)).toEqual([]);
 
     await signInAs(server.url, browser.context, VIEWER);
-    await page.goto(url('/admin'));
+    await page.goto(url('/settings/administration'));
     await page.waitForURL(url('/'));
     await heading('Status').waitFor({ state: 'visible' });
-    const nav = page.getByRole('navigation', { name: 'Main' });
+    await page.goto(url('/settings'));
+    await heading('Settings').waitFor({ state: 'visible' });
+    const nav = page.getByRole('navigation', { name: 'Settings sections' });
+    await nav.getByRole('link', { name: 'About' }).waitFor();
     expect(await nav.getByRole('link', { name: 'Administration' }).count()).toBe(0);
     expect(problems).toEqual([]);
   });
@@ -302,7 +305,7 @@ describe('Resources declared in the configuration file (built server and dashboa
     expect(refusal.status()).toBe(409);
     const expected = ((await refusal.json()) as { error: string }).error;
 
-    await page.goto(`${server.url}/admin`);
+    await page.goto(`${server.url}/settings/administration`);
     await page.getByRole('button', { name: 'Load sample data' }).click();
     const alert = page.getByTestId('sample-section').getByRole('alert');
     await alert.waitFor({ state: 'visible' });

@@ -52,15 +52,26 @@ describe('Accounts, sign-in, roles and the second factor (built server and dashb
     await page.getByRole('button', { name: 'Sign in' }).click();
   }
 
+  /** Opens the account menu in the header (on phones: the Menu panel, which holds its items). */
+  async function openAccountMenu(): Promise<void> {
+    const phoneMenu = page.getByTestId('phone-menu-button');
+    if (await phoneMenu.isVisible()) await phoneMenu.click();
+    else await page.getByTestId('account-menu-button').click();
+  }
+
   async function signOut(): Promise<void> {
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await openAccountMenu();
+    await page
+      .getByRole('menuitem', { name: 'Sign out' })
+      .or(page.getByRole('button', { name: 'Sign out' }))
+      .click();
     await page.waitForURL(url('/sign-in'));
     await heading('Sign in').waitFor({ state: 'visible' });
     expect(await page.getByTestId('header-username').count()).toBe(0);
   }
 
   async function expectSignedInAs(username: string, role: string): Promise<void> {
-    await page.getByTestId('header-username').waitFor({ state: 'visible' });
+    await page.getByTestId('header-username').waitFor({ state: 'attached' });
     expect(await text('header-username')).toBe(username);
     expect(await text('header-role')).toBe(role);
   }
@@ -70,6 +81,30 @@ describe('Accounts, sign-in, roles and the second factor (built server and dashb
 
   async function navLabels(): Promise<string[]> {
     return (await nav().getByRole('link').allTextContents()).map((label) => label.trim());
+  }
+
+  /** The items of the account menu (opened and closed again). */
+  async function accountMenuItems(): Promise<string[]> {
+    await page.getByTestId('account-menu-button').click();
+    const menu = page.getByRole('menu', { name: 'Account menu' });
+    await menu.waitFor({ state: 'visible' });
+    const items = (await menu.getByRole('menuitem').allTextContents()).map((label) => label.trim());
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'hidden' });
+    return items;
+  }
+
+  /** The entries of the Settings area's sub-navigation, read on /settings. */
+  async function settingsLabels(): Promise<string[]> {
+    await page.goto(url('/settings'));
+    const sections = page.getByRole('navigation', { name: 'Settings sections' });
+    await sections.getByRole('link', { name: 'About' }).waitFor();
+    return (await sections.getByRole('link').allTextContents()).map((label) => label.trim());
+  }
+
+  async function openAccountPage(): Promise<void> {
+    await openAccountMenu();
+    await page.getByRole('menuitem', { name: 'Account', exact: true }).click();
   }
 
   beforeAll(async () => {
@@ -119,17 +154,8 @@ describe('Accounts, sign-in, roles and the second factor (built server and dashb
     await page.waitForURL(url('/'));
     await heading('Status').waitFor({ state: 'visible' });
     await expectSignedInAs(ADMIN.username, 'Administrator');
-    expect(await navLabels()).toEqual([
-      'Status',
-      'Incidents',
-      'Sites',
-      'Account',
-      'Accounts',
-      'Channels',
-      'Administration',
-      'Settings',
-      'About',
-    ]);
+    expect(await navLabels()).toEqual(['Status', 'Incidents', 'Sites', 'Channels']);
+    expect(await accountMenuItems()).toEqual(['Account', 'Sign out']);
 
     // Signed in, the signed-out pages lead home.
     for (const path of ['/setup', '/sign-in']) {
@@ -141,7 +167,7 @@ describe('Accounts, sign-in, roles and the second factor (built server and dashb
   });
 
   it('sets up the second factor on /account and shows the eight recovery codes once', async () => {
-    await nav().getByRole('link', { name: 'Account', exact: true }).click();
+    await openAccountPage();
     await page.waitForURL(url('/account'));
     await heading('Account').waitFor({ state: 'visible' });
     expect(await text('account-username')).toBe(ADMIN.username);
@@ -228,15 +254,19 @@ describe('Accounts, sign-in, roles and the second factor (built server and dashb
     await page.waitForURL(url('/'));
     await expectSignedInAs(ADMIN.username, 'Administrator');
 
-    await nav().getByRole('link', { name: 'Account', exact: true }).click();
+    await openAccountPage();
     await page.getByTestId('recovery-codes-left').waitFor({ state: 'visible' });
     expect(await text('recovery-codes-left')).toBe('7');
     expect(problems).toEqual([]);
   });
 
-  it('lets the administrator create a viewer account on /accounts', async () => {
-    await nav().getByRole('link', { name: 'Accounts', exact: true }).click();
-    await page.waitForURL(url('/accounts'));
+  it('lets the administrator create a viewer account on /settings/accounts', async () => {
+    await page.getByTestId('settings-link').click();
+    await page
+      .getByRole('navigation', { name: 'Settings sections' })
+      .getByRole('link', { name: 'Accounts' })
+      .click();
+    await page.waitForURL(url('/settings/accounts'));
     await heading('Accounts').waitFor({ state: 'visible' });
     const table = page.getByTestId('accounts-table');
     await table.waitFor({ state: 'visible' });
@@ -276,22 +306,15 @@ describe('Accounts, sign-in, roles and the second factor (built server and dashb
     expect(problems).toEqual([]);
   });
 
-  it('shows a viewer no Accounts entry and keeps /accounts out of reach', async () => {
+  it('shows a viewer no Accounts entry and keeps /settings/accounts out of reach', async () => {
     await signOut();
     await submitPassword(VIEWER);
     await page.waitForURL(url('/'));
     await expectSignedInAs(VIEWER.username, 'Viewer');
-    expect(await navLabels()).toEqual([
-      'Status',
-      'Incidents',
-      'Sites',
-      'Account',
-      'Channels',
-      'Settings',
-      'About',
-    ]);
+    expect(await navLabels()).toEqual(['Status', 'Incidents', 'Sites', 'Channels']);
+    expect(await settingsLabels()).toEqual(['Settings', 'About']);
 
-    await page.goto(url('/accounts'));
+    await page.goto(url('/settings/accounts'));
     await page.waitForURL(url('/'));
     await heading('Status').waitFor({ state: 'visible' });
     expect(await heading('Accounts').count()).toBe(0);
@@ -341,7 +364,7 @@ describe('Accounts, sign-in, roles and the second factor (built server and dashb
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL(url('/'));
 
-    await page.goto(url('/accounts'));
+    await page.goto(url('/settings/accounts'));
     const adminRow = page.getByTestId(`account-row-${ADMIN.username}`);
     await adminRow.getByRole('button', { name: `Delete ${ADMIN.username}` }).click();
     await page.getByText(`Delete the account ${ADMIN.username} and its recovery codes?`).waitFor();
@@ -372,19 +395,10 @@ describe('Accounts, sign-in, roles and the second factor (built server and dashb
       await page.goto(url('/account'));
       await page.getByTestId('account-api-key').waitFor({ state: 'visible' });
       await expectSignedInAs('API key', 'Administrator');
-      expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
+      expect(await accountMenuItems()).toEqual(['Account']);
       expect(await page.getByTestId('password-form').count()).toBe(0);
-      expect(await navLabels()).toEqual([
-        'Status',
-        'Incidents',
-        'Sites',
-        'Account',
-        'Accounts',
-        'Channels',
-        'Administration',
-        'Settings',
-        'About',
-      ]);
+      expect(await navLabels()).toEqual(['Status', 'Incidents', 'Sites', 'Channels']);
+      expect(await settingsLabels()).toEqual(['Settings', 'Accounts', 'Administration', 'About']);
     } finally {
       await browser.context.setExtraHTTPHeaders({});
     }
@@ -402,11 +416,11 @@ describe('Accounts, sign-in, roles and the second factor (built server and dashb
   it('fits a 360 px wide screen', async () => {
     await page.setViewportSize({ width: 360, height: 740 });
     try {
-      for (const path of ['/accounts', '/account', '/']) {
+      for (const path of ['/settings/accounts', '/account', '/']) {
         await page.goto(url(path));
-        await page.getByTestId('header-username').waitFor({ state: 'visible' });
+        await page.getByTestId('header-username').waitFor({ state: 'attached' });
         await page.locator('h1').waitFor({ state: 'visible' });
-        if (path === '/accounts') await page.getByTestId('accounts-table').waitFor();
+        if (path === '/settings/accounts') await page.getByTestId('accounts-table').waitFor();
         const overflow = await page.evaluate<number>('document.documentElement.scrollWidth');
         expect({ path, overflow }).toEqual({ path, overflow: 360 });
       }

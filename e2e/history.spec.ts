@@ -316,7 +316,7 @@ describe('Sensor history, incidents and search (built server and dashboard, real
     await signInAs(server.url, browser.context, VIEWER);
 
     await page.goto(url('/incidents'));
-    await page.getByTestId('header-role').filter({ hasText: 'Viewer' }).waitFor();
+    await page.getByTestId('header-role').filter({ hasText: 'Viewer' }).waitFor({ state: 'attached' });
     await page.getByTestId(`incident-${incident.id}`).waitFor({ state: 'visible' });
     expect(await page.getByRole('button', { name: /Acknowledge/ }).count()).toBe(0);
     expect(await page.getByRole('columnheader', { name: 'Actions' }).count()).toBe(0);

@@ -115,10 +115,10 @@ describe('Dashboard in German (built server, real Chromium)', () => {
       '/sites',
       '/channels',
       '/account',
-      '/accounts',
-      '/admin',
+      '/settings/accounts',
+      '/settings/administration',
       '/settings',
-      '/about',
+      '/settings/about',
       '/sensors/new',
       `/sensors/${id}`,
       `/sensors/${id}/edit`,
@@ -146,11 +146,15 @@ describe('Dashboard in German (built server, real Chromium)', () => {
       'Status',
       'Störungen',
       'Standorte',
-      'Konto',
-      'Konten',
       'Kanäle',
-      'Verwaltung',
+    ]);
+    const sections = page.getByRole('navigation', { name: 'Bereiche der Einstellungen' });
+    await page.goto(url('/settings'));
+    await sections.getByRole('link', { name: 'Info' }).waitFor();
+    await expect(sections.getByRole('link').allTextContents()).resolves.toEqual([
       'Einstellungen',
+      'Konten',
+      'Verwaltung',
       'Info',
     ]);
     expect(problems).toEqual([]);

@@ -230,7 +230,7 @@ describe('Settings page, boot watchdog and tour (built server and dashboard, rea
     expect(response.request().postDataJSON()).toEqual({ ui: { language: 'de' } });
     await heading('Einstellungen').waitFor({ state: 'visible' });
     const nav = page.getByRole('navigation', { name: 'Hauptnavigation' });
-    await nav.getByRole('link', { name: 'Einstellungen', exact: true }).waitFor();
+    await page.getByTestId('settings-link').filter({ hasText: 'Einstellungen' }).waitFor();
     await nav.getByRole('link', { name: 'Störungen', exact: true }).waitFor();
     await expect(lang()).resolves.toBe('de');
     await page.getByTestId('appearance-status').filter({ hasText: 'Gespeichert.' }).waitFor();

@@ -337,7 +337,7 @@ describe('Sites page and map (built server and dashboard, real Chromium)', () =>
     await signInAs(server.url, browser.context, VIEWER);
 
     await openSites();
-    await page.getByTestId('header-role').filter({ hasText: 'Viewer' }).waitFor();
+    await page.getByTestId('header-role').filter({ hasText: 'Viewer' }).waitFor({ state: 'attached' });
     await site('Home lab').waitFor({ state: 'visible' });
     await coastlinesDrawn();
     await waitFor(async () => (await markers().count()) === 2);

@@ -5,18 +5,24 @@ import {
   DestroyRef,
   ElementRef,
   computed,
+  effect,
   inject,
   signal,
+  untracked,
   viewChild,
 } from '@angular/core';
+import { NgTemplateOutlet } from '@angular/common';
 import { NavigationEnd, Router, RouterLink, RouterLinkActive, RouterOutlet } from '@angular/router';
 import { TranslocoPipe } from '@jsverse/transloco';
 
-import { MAIN_NAV } from './app.navigation';
+import { MAIN_NAV, SETTINGS_PATH } from './app.navigation';
 import { ApiCallError } from './core/api/api-call-error';
 import { t } from './core/i18n/i18n';
 import { hasRole, roleLabel } from './core/session/roles';
 import { SessionStore } from './core/session/session.store';
+import { AccountMenuComponent } from './core/shell/account-menu.component';
+import { HealthIndicatorComponent } from './core/shell/health-indicator.component';
+import { phoneLayout } from './core/shell/phone-layout';
 import { TourComponent } from './core/tour/tour.component';
 import { PRODUCT_NAME } from './core/title/page-title.strategy';
 import { ThemeApplier } from './features/settings/theme';
@@ -24,13 +30,17 @@ import { SearchBoxComponent } from './shared/search/search-box.component';
 import { ErrorAlertComponent } from './shared/ui/error-alert.component';
 
 /**
- * The product frame: skip link, header with the main navigation and who is signed in, and the
- * routed page. Signed out (setup, sign-in), the header shows only the product name.
+ * The product frame: skip link, header with the main navigation, search, the server's health, the
+ * Settings link and the account menu, and the routed page. On phones the header collapses into a Menu
+ * button and a panel. Signed out (setup, sign-in), the header shows only the product name.
  */
 @Component({
   selector: 'app-root',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    AccountMenuComponent,
+    HealthIndicatorComponent,
+    NgTemplateOutlet,
     RouterOutlet,
     RouterLink,
     RouterLinkActive,
@@ -44,6 +54,9 @@ import { ErrorAlertComponent } from './shared/ui/error-alert.component';
 })
 export class AppComponent {
   protected readonly productName = PRODUCT_NAME;
+  protected readonly settingsPath = SETTINGS_PATH;
+  protected readonly phone = phoneLayout();
+  protected readonly panelOpen = signal(false);
   protected readonly session = inject(SessionStore);
 
   protected readonly nav = computed(() => {
@@ -64,6 +77,10 @@ export class AppComponent {
   protected readonly retryingSession = signal(false);
 
   private readonly main = viewChild.required<ElementRef<HTMLElement>>('main');
+  private readonly menuButton = viewChild<ElementRef<HTMLButtonElement>>('menuButton');
+  private readonly router = inject(Router);
+  /** A link in the phone menu was chosen: the navigation it starts leaves the focus on the Menu button. */
+  private choseInPanel = false;
 
   constructor() {
     // The app has started: the boot watchdog of index.html is no longer needed; the account's theme applies.
@@ -73,16 +90,48 @@ export class AppComponent {
     // After an in-app navigation to another page, move focus to it so screen readers announce it
     // and keyboard users continue from the top of the content. A change of the query string alone
     // (a filter, a chart range) stays on the same page and leaves the focus where it is.
-    const router = inject(Router);
     let previousPath: string | undefined;
-    const subscription = router.events.subscribe((event) => {
+    const subscription = this.router.events.subscribe((event) => {
       if (!(event instanceof NavigationEnd)) return;
       const path = event.urlAfterRedirects.split(/[?#]/, 1)[0];
       const samePage = previousPath === undefined || previousPath === path;
       previousPath = path;
-      if (!samePage) this.main().nativeElement.focus({ preventScroll: true });
+      // An entry chosen in the phone menu closes it and gives the focus back to the Menu button.
+      const chosenInPanel = this.panelOpen() || this.choseInPanel;
+      this.choseInPanel = false;
+      if (chosenInPanel) this.closePanel();
+      else if (!samePage) this.main().nativeElement.focus({ preventScroll: true });
     });
     inject(DestroyRef).onDestroy(() => subscription.unsubscribe());
+    // Growing past phone width (or signing out) leaves no Menu button: the panel is closed.
+    effect(() => {
+      if (!this.phone() || !this.who()) untracked(() => this.panelOpen.set(false));
+    });
+  }
+
+  protected togglePanel(): void {
+    this.panelOpen.update((open) => !open);
+  }
+
+  /** Closes the phone menu and puts the focus back on its button. */
+  protected closePanel(): void {
+    this.panelOpen.set(false);
+    this.menuButton()?.nativeElement.focus();
+  }
+
+  protected escapePanel(event: Event): void {
+    // Escape in the search box closes its list of hits first; the account menu handles its own.
+    if (!this.panelOpen() || event.defaultPrevented) return;
+    event.preventDefault();
+    this.closePanel();
+  }
+
+  /** A link chosen in the panel closes it, also when it leads to the page already shown. */
+  protected clickedInPanel(event: MouseEvent): void {
+    const link = (event.target as Element | null)?.closest('a[href]');
+    if (!link) return;
+    this.choseInPanel = link.getAttribute('href') !== this.router.url;
+    this.closePanel();
   }
 
   protected skipToMain(event: Event): void {

@@ -1,12 +1,24 @@
-import { Routes } from '@angular/router';
+import { inject } from '@angular/core';
+import { type Route, Router, Routes } from '@angular/router';
 
+import { MOVED_PAGES } from './app.navigation';
 import { adminGuard, setupGuard, signedInGuard, signedOutGuard } from './core/session/session.guards';
 import { STATUS_ROUTES } from './features/status/status.routes';
+
+/** The old address of a page that moved, leading to its new one with the same query and fragment. */
+function movedPage(from: string, to: string): Route {
+  return {
+    path: from,
+    pathMatch: 'full',
+    redirectTo: ({ queryParams, fragment }) =>
+      inject(Router).createUrlTree([to], { queryParams, fragment: fragment ?? undefined }),
+  };
+}
 
 /**
  * One lazy route per feature, except the status grid: it is the first page of nearly every visit, so it
  * ships in the initial bundle instead of waiting for a chunk after the session is known.
- * Add a feature here and, if it has a screen of its own, to MAIN_NAV.
+ * Add a feature here and, if it has a screen of its own, to MAIN_NAV (or SETTINGS_NAV, under /settings).
  * Everything but first-run setup and signing in needs a signed-in person (see `session.guards.ts`).
  */
 export const APP_ROUTES: Routes = [
@@ -57,26 +69,35 @@ export const APP_ROUTES: Routes = [
         loadChildren: () => import('./features/account/account.routes').then((m) => m.ACCOUNT_ROUTES),
       },
       {
-        path: 'accounts',
-        canActivate: [adminGuard],
-        loadChildren: () => import('./features/accounts/accounts.routes').then((m) => m.ACCOUNTS_ROUTES),
-      },
-      {
         path: 'channels',
         loadChildren: () => import('./features/channels/channels.routes').then((m) => m.CHANNELS_ROUTES),
       },
       {
-        path: 'admin',
-        loadChildren: () => import('./features/admin/admin.routes').then((m) => m.ADMIN_ROUTES),
-      },
-      {
         path: 'settings',
-        loadChildren: () => import('./features/settings/settings.routes').then((m) => m.SETTINGS_ROUTES),
+        loadComponent: () =>
+          import('./features/settings-area/settings-area.component').then((m) => m.SettingsAreaComponent),
+        children: [
+          {
+            path: '',
+            pathMatch: 'full',
+            loadChildren: () => import('./features/settings/settings.routes').then((m) => m.SETTINGS_ROUTES),
+          },
+          {
+            path: 'accounts',
+            canActivate: [adminGuard],
+            loadChildren: () => import('./features/accounts/accounts.routes').then((m) => m.ACCOUNTS_ROUTES),
+          },
+          {
+            path: 'administration',
+            loadChildren: () => import('./features/admin/admin.routes').then((m) => m.ADMIN_ROUTES),
+          },
+          {
+            path: 'about',
+            loadChildren: () => import('./features/about/about.routes').then((m) => m.ABOUT_ROUTES),
+          },
+        ],
       },
-      {
-        path: 'about',
-        loadChildren: () => import('./features/about/about.routes').then((m) => m.ABOUT_ROUTES),
-      },
+      ...Object.entries(MOVED_PAGES).map(([from, to]) => movedPage(from, to)),
       {
         path: '**',
         title: 'app.title.notFound',

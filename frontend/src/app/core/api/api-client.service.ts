@@ -20,7 +20,8 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * Every call resolves with the parsed JSON body (`null` for an empty body), is sent with same-origin
  * credentials, is abandoned after 15 seconds, and rejects only with an {@link ApiCallError}.
  * Paths are absolute on the server, e.g. `/api/version`. A 401 answer is also reported to
- * {@link ApiEvents} (the session store then decides whether the person was signed out).
+ * {@link ApiEvents} (the session store then decides whether the person was signed out), and so is a call
+ * that got no answer.
  */
 @Injectable({ providedIn: 'root' })
 export class ApiClient {
@@ -64,6 +65,7 @@ export class ApiClient {
         catchError((failure: unknown) => {
           const error = ApiCallError.from(failure);
           if (error.status === 401) this.events.notifyUnauthorized({ method, path });
+          if (error.status === 0) this.events.notifyUnanswered({ method, path });
           return throwError(() => error);
         }),
       );

@@ -8,14 +8,18 @@ import { t } from '../../core/i18n/i18n';
 import { PRODUCT_NAME } from '../../core/title/page-title.strategy';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
+import { ServerHealthPanelComponent } from './server-health-panel.component';
 
 const CHANNELS: readonly BuildChannel[] = ['release', 'dev', 'local'];
 
-/** `/about`: which build of Monitor is running, from `GET /api/version`. */
+/**
+ * `/settings/about`: which build of Monitor is running, from `GET /api/version`, and the server's own
+ * health (the header's indicator links here).
+ */
 @Component({
   selector: 'app-about-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [ErrorAlertComponent, LoadingIndicatorComponent, TranslocoPipe],
+  imports: [ErrorAlertComponent, LoadingIndicatorComponent, ServerHealthPanelComponent, TranslocoPipe],
   template: `
     <div class="page-heading">
       <h1>{{ 'about.title' | transloco }}</h1>
@@ -64,8 +68,14 @@ const CHANNELS: readonly BuildChannel[] = ['release', 'dev', 'local'];
     } @else {
       <app-loading-indicator [label]="'about.loading' | transloco" />
     }
+
+    <app-server-health-panel class="health" />
   `,
   styles: `
+    .health {
+      display: block;
+      margin-block-start: 1.25rem;
+    }
     h2 {
       margin: 0;
       font-size: 1.1rem;

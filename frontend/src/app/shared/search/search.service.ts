@@ -29,7 +29,7 @@ export class SearchService {
       case 'channel':
         return '/channels';
       case 'user':
-        return '/accounts';
+        return '/settings/accounts';
       case 'site':
         return '/';
     }

@@ -38,41 +38,41 @@ export interface AcknowledgeRequest {
   imports: [DatePipe, RouterLink, TranslocoPipe],
   template: `
     <div class="table-scroll" role="region" tabindex="0" [attr.aria-labelledby]="captionId()">
-      <table class="incidents" data-testid="incident-table">
+      <table class="incidents" role="table" data-testid="incident-table">
         <caption class="visually-hidden">
           <span [id]="captionId()">{{ caption() ?? ('incidents.table.caption' | transloco) }}</span>
         </caption>
-        <thead>
-          <tr>
+        <thead role="rowgroup">
+          <tr role="row">
             @if (showSensor()) {
-              <th scope="col">{{ 'incidents.table.sensor' | transloco }}</th>
+              <th scope="col" role="columnheader">{{ 'incidents.table.sensor' | transloco }}</th>
             }
-            <th scope="col">{{ 'incidents.table.started' | transloco }}</th>
-            <th scope="col">{{ 'incidents.table.resolved' | transloco }}</th>
-            <th scope="col">{{ 'incidents.table.duration' | transloco }}</th>
-            <th scope="col">{{ 'incidents.table.cause' | transloco }}</th>
-            <th scope="col">{{ 'incidents.table.acknowledged' | transloco }}</th>
+            <th scope="col" role="columnheader">{{ 'incidents.table.started' | transloco }}</th>
+            <th scope="col" role="columnheader">{{ 'incidents.table.resolved' | transloco }}</th>
+            <th scope="col" role="columnheader">{{ 'incidents.table.duration' | transloco }}</th>
+            <th scope="col" role="columnheader">{{ 'incidents.table.cause' | transloco }}</th>
+            <th scope="col" role="columnheader">{{ 'incidents.table.acknowledged' | transloco }}</th>
             @if (canAcknowledge()) {
-              <th scope="col">
+              <th scope="col" role="columnheader">
                 <span class="visually-hidden">{{ 'incidents.table.actions' | transloco }}</span>
               </th>
             }
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup">
           @for (row of rows(); track row.incident.id) {
-            <tr [attr.data-testid]="'incident-' + row.incident.id" [class.open]="row.open">
+            <tr role="row" [attr.data-testid]="'incident-' + row.incident.id" [class.open]="row.open">
               @if (showSensor()) {
-                <td>
+                <td role="cell" [attr.data-label]="'incidents.table.sensor' | transloco">
                   <a [routerLink]="['/sensors', row.incident.sensor_id]">{{ row.incident.sensor_name }}</a>
                 </td>
               }
-              <td class="when">
+              <td role="cell" class="when" [attr.data-label]="'incidents.table.started' | transloco">
                 <time [attr.datetime]="row.incident.started_at">{{
                   row.incident.started_at | date: 'yyyy-MM-dd HH:mm:ss'
                 }}</time>
               </td>
-              <td class="when">
+              <td role="cell" class="when" [attr.data-label]="'incidents.table.resolved' | transloco">
                 @if (row.incident.resolved_at; as resolved) {
                   <time [attr.datetime]="resolved">{{ resolved | date: 'yyyy-MM-dd HH:mm:ss' }}</time>
                 } @else {
@@ -81,32 +81,41 @@ export interface AcknowledgeRequest {
                   >
                 }
               </td>
-              <td class="duration">
+              <td role="cell" class="duration" [attr.data-label]="'incidents.table.duration' | transloco">
                 <time [attr.datetime]="row.durationIso">{{ row.duration }}</time>
               </td>
-              <td class="cause">{{ row.incident.cause }}</td>
-              <td class="ack" data-testid="incident-ack">
-                @if (row.incident.acknowledged) {
-                  <span
-                    >{{ by().before
-                    }}<strong>{{
-                      row.incident.acknowledged_by ?? ('incidents.table.unknownUser' | transloco)
-                    }}</strong
-                    >{{ by().after }}</span
-                  >
-                  @if (row.incident.note) {
-                    <span class="note">{{
-                      'incidents.table.note' | transloco: { note: row.incident.note }
-                    }}</span>
+              <td role="cell" class="cause" [attr.data-label]="'incidents.table.cause' | transloco">
+                {{ row.incident.cause }}
+              </td>
+              <td
+                role="cell"
+                class="ack"
+                data-testid="incident-ack"
+                [attr.data-label]="'incidents.table.acknowledged' | transloco"
+              >
+                <div>
+                  @if (row.incident.acknowledged) {
+                    <span
+                      >{{ by().before
+                      }}<strong>{{
+                        row.incident.acknowledged_by ?? ('incidents.table.unknownUser' | transloco)
+                      }}</strong
+                      >{{ by().after }}</span
+                    >
+                    @if (row.incident.note) {
+                      <span class="note">{{
+                        'incidents.table.note' | transloco: { note: row.incident.note }
+                      }}</span>
+                    }
+                  } @else if (row.open) {
+                    <span class="muted">{{ 'incidents.table.notAcknowledged' | transloco }}</span>
+                  } @else {
+                    <span class="muted">—</span>
                   }
-                } @else if (row.open) {
-                  <span class="muted">{{ 'incidents.table.notAcknowledged' | transloco }}</span>
-                } @else {
-                  <span class="muted">—</span>
-                }
+                </div>
               </td>
               @if (canAcknowledge()) {
-                <td class="actions">
+                <td role="cell" class="actions">
                   @if (row.open && !row.incident.acknowledged) {
                     <button
                       type="button"
@@ -139,8 +148,8 @@ export interface AcknowledgeRequest {
               }
             </tr>
             @if (canAcknowledge() && noteFor() === row.incident.id) {
-              <tr class="note-row">
-                <td [attr.colspan]="columns()">
+              <tr role="row" class="note-row">
+                <td role="cell" [attr.colspan]="columns()">
                   <form
                     class="ack-form"
                     [attr.data-testid]="'ack-form-' + row.incident.id"
@@ -252,6 +261,68 @@ export interface AcknowledgeRequest {
       display: flex;
       flex-wrap: wrap;
       gap: 0.4rem;
+    }
+    /*
+     * Phones: one block per incident, each value after its column's name (the header row stays for
+     * screen readers; the explicit roles keep the table semantics that display: block would drop).
+     */
+    @media (max-width: 40rem) {
+      .table-scroll {
+        overflow-x: visible;
+      }
+      /* Visually hidden, taking no width (its natural width would widen the page). */
+      thead {
+        display: block;
+        position: absolute;
+        inline-size: 1px;
+        block-size: 1px;
+        overflow: hidden;
+        clip-path: inset(50%);
+        white-space: nowrap;
+      }
+      table,
+      tbody,
+      tr,
+      td {
+        display: block;
+      }
+      tr:not(.note-row) {
+        padding-block: 0.6rem;
+        border-block-end: 1px solid var(--border);
+      }
+      tr:has(+ .note-row) {
+        border-block-end: none;
+      }
+      td {
+        padding: 0.2rem 0;
+        border-block-end: none;
+      }
+      td[data-label] {
+        display: grid;
+        grid-template-columns: 7.5rem minmax(0, 1fr);
+        gap: 0.75rem;
+        min-inline-size: 0;
+      }
+      td[data-label]::before {
+        content: attr(data-label);
+        color: var(--text-muted);
+        font-size: 0.9rem;
+        font-weight: 600;
+        overflow-wrap: break-word;
+      }
+      td[data-label] a {
+        overflow-wrap: anywhere;
+      }
+      .actions:not(:empty) {
+        padding-block-start: 0.4rem;
+      }
+      .note-row td {
+        padding: 0.75rem;
+        border-block-end: 1px solid var(--border);
+      }
+      .ack-form .input {
+        max-inline-size: none;
+      }
     }
   `,
 })

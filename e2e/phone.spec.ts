@@ -64,8 +64,20 @@ const LAYOUT_PROBE = `(() => {
       const box = element.getBoundingClientRect();
       return describe(element) + ' at ' + Math.round(box.left) + '..' + Math.round(box.right);
     });
-  // When the document is too wide: the innermost elements reaching past the edge, to name the cause.
-  const past = [...document.body.querySelectorAll('*')].filter((element) => element.getBoundingClientRect().right > width + 0.5);
+  // When the document is too wide: the innermost elements reaching past the edge, or whose content
+  // spills past it, leaving out what a scrolling or clipping box around it keeps in.
+  const clipped = (element) => {
+    for (let parent = element.parentElement; parent && parent !== document.body; parent = parent.parentElement)
+      if (getComputedStyle(parent).overflowX !== 'visible') return true;
+    return false;
+  };
+  const tooWide = doc.scrollWidth > doc.clientWidth;
+  const past = [...(tooWide ? document.body.querySelectorAll('*') : [])].filter((element) => {
+    const spills = getComputedStyle(element).overflowX === 'visible';
+    const spill = spills ? Math.max(0, element.scrollWidth - element.clientWidth) : 0;
+    const right = element.getBoundingClientRect().right + spill;
+    return right > width + 0.5 && !clipped(element);
+  });
   const causes = past
     .filter((element) => !past.some((other) => other !== element && element.contains(other)))
     .slice(0, 5)

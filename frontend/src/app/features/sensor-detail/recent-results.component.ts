@@ -111,7 +111,7 @@ import { formatLatency } from './latency';
     }
     /*
      * Phones: one block per result, each value after its column's name (the header row stays for
-     * screen readers; the explicit roles keep the table semantics that display: block would drop).
+     * screen readers; the explicit roles keep the table semantics that WebKit drops with display: block).
      */
     @media (max-width: 40rem) {
       .table-scroll {

@@ -101,8 +101,9 @@ interface Layout {
 }
 
 /**
- * For each row of a table: its cells' labels (the `::before` content) and whether each cell starts
- * below the previous one (stacked) rather than beside it.
+ * For the first row of a table: its cells' labels (the `::before` content, `"label"` or, with an
+ * empty alternative text for screen readers, `"label" / ""`) and whether each cell starts below the
+ * previous one (stacked) or beside it.
  */
 const rowShape = (testId: string) => `(() => {
   const table = document.querySelector('[data-testid="${testId}"]');
@@ -114,7 +115,7 @@ const rowShape = (testId: string) => `(() => {
     headers,
     labels: cells.map((cell) => {
       const content = getComputedStyle(cell, '::before').content;
-      return content === 'none' || content === 'normal' ? null : content.replace(/^"|"$/g, '');
+      return content === 'none' || content === 'normal' ? null : content.replace(/^"(.*?)"(\\s*\\/.*)?$/, '$1');
     }),
     stacked: boxes.slice(1).every((box, index) => box.top >= boxes[index].bottom - 1),
     sideBySide: boxes.slice(1).every((box, index) => Math.abs(box.top - boxes[index].top) < 1 && box.left >= boxes[index].right - 1),
@@ -177,9 +178,14 @@ describe('Every page at 360 px (built server and dashboard, real Chromium)', () 
    * What Chromium's accessibility tree (what a screen reader gets) says about a table: its role, and
    * the names of its column headers and the number of its rows and cells.
    */
-  async function accessibleTable(
-    testId: string,
-  ): Promise<{ role: string; headers: string[]; rows: number; cells: number }> {
+  async function accessibleTable(testId: string): Promise<{
+    role: string;
+    headers: string[];
+    rows: number;
+    cells: number;
+    names: string[];
+    texts: string[];
+  }> {
     const cdp = await browser.context.newCDPSession(page);
     try {
       const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
@@ -195,11 +201,25 @@ describe('Every page at 360 px (built server and dashboard, real Chromium)', () 
         headers: (await query('columnheader')).map((node) => String(node.name?.value ?? '').trim()),
         rows: (await query('row')).length,
         cells: (await query('cell')).length + (await query('rowheader')).length,
+        names: (await query('cell')).map((node) => String(node.name?.value ?? '').trim()),
+        texts: await page.evaluate<string[]>(
+          `[...document.querySelectorAll('[data-testid="${testId}"] tbody td')].map((cell) => cell.textContent.trim())`,
+        ),
       };
     } finally {
       await cdp.detach();
     }
   }
+
+  /**
+   * Cells whose accessible name starts with the column label shown before the value though their own
+   * text does not: the label would be read out again after the column header.
+   */
+  const labelledTwice = (table: { headers: string[]; names: string[]; texts: string[] }) =>
+    table.names.filter((name, index) => {
+      const header = table.headers[index % table.headers.length];
+      return header !== '' && name.startsWith(`${header} `) && !table.texts[index]?.startsWith(header);
+    });
 
   /** Each page, and what shows that its data has arrived. */
   const pages = (): { path: string; ready: () => Promise<void>; touch?: false }[] => {
@@ -375,13 +395,15 @@ describe('Every page at 360 px (built server and dashboard, real Chromium)', () 
     expect(shape.widest).toBeLessThanOrEqual(PHONE.width);
     // Every value but the action cell carries its column's name.
     expect(shape.labels.slice(0, -1)).toEqual(shape.headers.slice(0, -1));
-    // Screen readers still get a table with its column headers.
-    expect(await accessibleTable('incident-table')).toEqual({
+    // Screen readers still get a table with its column headers, and each value once (not its label).
+    const table = await accessibleTable('incident-table');
+    expect(table).toMatchObject({
       role: 'table',
       headers: shape.headers,
       rows: 2,
       cells: shape.headers.length,
     });
+    expect(labelledTwice(table)).toEqual([]);
 
     const acknowledge = page.getByRole('button', { name: `Acknowledge incident ${incident.id}` });
     expect(await acknowledge.isVisible()).toBe(true);
@@ -414,6 +436,7 @@ describe('Every page at 360 px (built server and dashboard, real Chromium)', () 
     expect(table).toMatchObject({ role: 'table', headers: shape.headers });
     expect(table.cells).toBe((table.rows - 1) * shape.headers.length);
     expect(table.rows).toBeGreaterThan(1);
+    expect(labelledTwice(table)).toEqual([]);
     expect(shape.widest).toBeLessThanOrEqual(PHONE.width);
     await page.getByTestId('chart-latency').locator('canvas').first().waitFor({ state: 'attached' });
     await page.screenshot({ path: join(SCREENSHOTS_DIR, 'phone-sensor.png'), fullPage: true });
@@ -427,12 +450,15 @@ describe('Every page at 360 px (built server and dashboard, real Chromium)', () 
     const shape = await page.evaluate<RowShape>(rowShape('accounts-table'));
     expect(shape.stacked).toBe(true);
     expect(shape.labels.slice(0, -1)).toEqual(shape.headers.slice(0, -1));
-    expect(await accessibleTable('accounts-table')).toEqual({
+    const table = await accessibleTable('accounts-table');
+    expect(table).toMatchObject({
       role: 'table',
       headers: shape.headers,
       rows: 3,
       cells: 2 * shape.headers.length,
     });
+    // The names of the row headers are not among the cells: the cells start at the second column.
+    expect(labelledTwice({ ...table, headers: shape.headers.slice(1) })).toEqual([]);
     for (const button of await row.getByRole('button').all()) {
       const box = (await button.boundingBox())!;
       expect(box.height).toBeGreaterThanOrEqual(40);

@@ -305,6 +305,8 @@ export interface AcknowledgeRequest {
       }
       td[data-label]::before {
         content: attr(data-label);
+        /* Screen readers get the column header already: the label is for the eyes only. */
+        content: attr(data-label) / '';
         color: var(--text-muted);
         font-size: 0.9rem;
         font-weight: 600;

@@ -149,6 +149,8 @@ import { formatLatency } from './latency';
       }
       td::before {
         content: attr(data-label);
+        /* Screen readers get the column header already: the label is for the eyes only. */
+        content: attr(data-label) / '';
         color: var(--text-muted);
         font-size: 0.9rem;
         font-weight: 600;

@@ -9,6 +9,7 @@ import type { APIRequestContext, Page } from 'playwright-core';
 import { startServer } from '../apps/monitor/test/support/server-process';
 import { seriousAxeViolations } from './support/axe';
 import { openBrowser, type BrowserSession } from './support/browser';
+import { accessibleTable, firstRowShape, labelledTwice, layoutMisfits } from './support/layout';
 import { collectProblems, waitFor } from './support/page';
 import { SCREENSHOTS_DIR } from './support/screenshots';
 import { setUpAdminSession } from './support/session';
@@ -40,97 +41,6 @@ async function startFailingTarget(): Promise<{ url: string; close(): Promise<voi
   };
 }
 
-/**
- * What sticks out sideways: the document's overflow, and every visible button, link, input, select and
- * textarea inside `main` whose box leaves 0..viewport width (described by its text or label).
- */
-const LAYOUT_PROBE = `(() => {
-  const doc = document.scrollingElement;
-  const width = window.innerWidth;
-  const describe = (element) => {
-    const text = (element.getAttribute('aria-label') || element.textContent || element.value || '').trim().replace(/\\s+/g, ' ');
-    const id = element.id ? '#' + element.id : '';
-    return element.tagName.toLowerCase() + id + ' "' + text.slice(0, 60) + '"';
-  };
-  const offenders = [...document.querySelectorAll('main button, main a[href], main input, main select, main textarea')]
-    .filter((element) => {
-      const style = getComputedStyle(element);
-      if (style.visibility === 'hidden' || style.display === 'none') return false;
-      const box = element.getBoundingClientRect();
-      if (box.width === 0 && box.height === 0) return false;
-      return box.left < -0.5 || box.right > width + 0.5;
-    })
-    .map((element) => {
-      const box = element.getBoundingClientRect();
-      return describe(element) + ' at ' + Math.round(box.left) + '..' + Math.round(box.right);
-    });
-  // Touch targets under 40 px high: buttons, selects, text fields, and labels that wrap a radio or checkbox.
-  const small = [...document.querySelectorAll('main button, main a.button, main select, main input:not([type=checkbox]):not([type=radio]):not([type=file]), main label:has(> input[type=radio]), main label:has(> input[type=checkbox])')]
-    .filter((element) => {
-      const box = element.getBoundingClientRect();
-      return box.width > 2 && box.height > 2 && box.height < 39.5 && getComputedStyle(element).visibility !== 'hidden';
-    })
-    .map((element) => describe(element) + ' is ' + Math.round(element.getBoundingClientRect().height) + ' px high');
-  // When the document is too wide: the innermost elements reaching past the edge, or whose content
-  // spills past it, leaving out what a scrolling or clipping box around it keeps in.
-  const clipped = (element) => {
-    for (let parent = element.parentElement; parent && parent !== document.body; parent = parent.parentElement)
-      if (getComputedStyle(parent).overflowX !== 'visible') return true;
-    return false;
-  };
-  const tooWide = doc.scrollWidth > doc.clientWidth;
-  const past = [...(tooWide ? document.body.querySelectorAll('*') : [])].filter((element) => {
-    const spills = getComputedStyle(element).overflowX === 'visible';
-    const spill = spills ? Math.max(0, element.scrollWidth - element.clientWidth) : 0;
-    const right = element.getBoundingClientRect().right + spill;
-    return right > width + 0.5 && !clipped(element);
-  });
-  const causes = past
-    .filter((element) => !past.some((other) => other !== element && element.contains(other)))
-    .slice(0, 5)
-    .map((element) => element.tagName.toLowerCase() + (element.className && typeof element.className === 'string' ? '.' + element.className.trim().split(/\\s+/).join('.') : '') + ' "' + (element.textContent || '').trim().slice(0, 40) + '"');
-  return { scrollWidth: doc.scrollWidth, clientWidth: doc.clientWidth, offenders, small, causes };
-})()`;
-
-interface Layout {
-  scrollWidth: number;
-  clientWidth: number;
-  offenders: string[];
-  small: string[];
-  causes: string[];
-}
-
-/**
- * For the first row of a table: its cells' labels (the `::before` content, `"label"` or, with an
- * empty alternative text for screen readers, `"label" / ""`) and whether each cell starts below the
- * previous one (stacked) or beside it.
- */
-const rowShape = (testId: string) => `(() => {
-  const table = document.querySelector('[data-testid="${testId}"]');
-  const headers = [...table.querySelectorAll('thead th')].map((th) => th.textContent.trim());
-  const row = table.querySelector('tbody tr');
-  const cells = [...row.children];
-  const boxes = cells.map((cell) => cell.getBoundingClientRect());
-  return {
-    headers,
-    labels: cells.map((cell) => {
-      const content = getComputedStyle(cell, '::before').content;
-      return content === 'none' || content === 'normal' ? null : content.replace(/^"(.*?)"(\\s*\\/.*)?$/, '$1');
-    }),
-    stacked: boxes.slice(1).every((box, index) => box.top >= boxes[index].bottom - 1),
-    sideBySide: boxes.slice(1).every((box, index) => Math.abs(box.top - boxes[index].top) < 1 && box.left >= boxes[index].right - 1),
-    widest: Math.max(...boxes.map((box) => box.right)),
-  };
-})()`;
-
-interface RowShape {
-  headers: string[];
-  labels: (string | null)[];
-  stacked: boolean;
-  sideBySide: boolean;
-  widest: number;
-}
-
 describe('Every page at 360 px (built server and dashboard, real Chromium)', () => {
   let server: Awaited<ReturnType<typeof startServer>>;
   let target: Awaited<ReturnType<typeof startFailingTarget>>;
@@ -156,70 +66,9 @@ describe('Every page at 360 px (built server and dashboard, real Chromium)', () 
     return (await response.json()) as T;
   }
 
-  /**
-   * What does not fit on the current page, empty when everything does; with `touch`, controls under
-   * 40 px high count too.
-   */
-  async function misfits(label: string, touch = true): Promise<string[]> {
-    const layout = await page.evaluate<Layout>(LAYOUT_PROBE);
-    const found = [...layout.offenders, ...(touch ? layout.small : [])].map((what) => `${label}: ${what}`);
-    if (layout.scrollWidth > layout.clientWidth)
-      found.unshift(
-        `${label}: the document is ${layout.scrollWidth} px wide in ${layout.clientWidth} px (${layout.causes.join(', ')})`,
-      );
-    return found;
-  }
-
   async function expectFits(label: string): Promise<void> {
-    expect(await misfits(label)).toEqual([]);
+    expect(await layoutMisfits(page, label)).toEqual([]);
   }
-
-  /**
-   * What Chromium's accessibility tree (what a screen reader gets) says about a table: its role, and
-   * the names of its column headers and the number of its rows and cells.
-   */
-  async function accessibleTable(testId: string): Promise<{
-    role: string;
-    headers: string[];
-    rows: number;
-    cells: number;
-    names: string[];
-    texts: string[];
-  }> {
-    const cdp = await browser.context.newCDPSession(page);
-    try {
-      const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
-      const { nodeId } = await cdp.send('DOM.querySelector', {
-        nodeId: root.nodeId,
-        selector: `[data-testid="${testId}"]`,
-      });
-      const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
-      const query = async (role: string) =>
-        (await cdp.send('Accessibility.queryAXTree', { nodeId, role })).nodes;
-      return {
-        role: String(nodes[0]?.role?.value),
-        headers: (await query('columnheader')).map((node) => String(node.name?.value ?? '').trim()),
-        rows: (await query('row')).length,
-        cells: (await query('cell')).length + (await query('rowheader')).length,
-        names: (await query('cell')).map((node) => String(node.name?.value ?? '').trim()),
-        texts: await page.evaluate<string[]>(
-          `[...document.querySelectorAll('[data-testid="${testId}"] tbody td')].map((cell) => cell.textContent.trim())`,
-        ),
-      };
-    } finally {
-      await cdp.detach();
-    }
-  }
-
-  /**
-   * Cells whose accessible name starts with the column label shown before the value though their own
-   * text does not: the label would be read out again after the column header.
-   */
-  const labelledTwice = (table: { headers: string[]; names: string[]; texts: string[] }) =>
-    table.names.filter((name, index) => {
-      const header = table.headers[index % table.headers.length];
-      return header !== '' && name.startsWith(`${header} `) && !table.texts[index]?.startsWith(header);
-    });
 
   /** Each page, and what shows that its data has arrived. */
   const pages = (): { path: string; ready: () => Promise<void>; touch?: false }[] => {
@@ -310,7 +159,7 @@ describe('Every page at 360 px (built server and dashboard, real Chromium)', () 
     for (const { path, ready, touch } of pages()) {
       await page.goto(url(path));
       await ready();
-      found.push(...(await misfits(path, touch)));
+      found.push(...(await layoutMisfits(page, path, touch)));
     }
     return found;
   }
@@ -339,12 +188,12 @@ describe('Every page at 360 px (built server and dashboard, real Chromium)', () 
     await page.goto(url(`/sensors/${sensor.id}/edit`));
     await page.getByRole('button', { name: 'Add header' }).click();
     await page.getByLabel('Header 1 name').waitFor();
-    found.push(...(await misfits('sensor editor with a header row')));
+    found.push(...(await layoutMisfits(page, 'sensor editor with a header row')));
 
     await page.goto(url('/sites'));
     await page.getByRole('button', { name: `Edit ${SITE_NAME}` }).click();
     await page.getByRole('button', { name: `Save ${SITE_NAME}` }).waitFor();
-    found.push(...(await misfits('site edit form')));
+    found.push(...(await layoutMisfits(page, 'site edit form')));
 
     // The channel's receiver answers 500: the failed test shows the server's error in the form.
     await page.goto(url('/channels'));
@@ -354,22 +203,22 @@ describe('Every page at 360 px (built server and dashboard, real Chromium)', () 
     await waitFor(async () =>
       /500/.test((await page.getByTestId('channel-test-result').textContent()) ?? ''),
     );
-    found.push(...(await misfits('channel form after a failed test')));
+    found.push(...(await layoutMisfits(page, 'channel form after a failed test')));
 
     await page.goto(url('/settings'));
     await page.getByRole('button', { name: 'Reveal' }).click();
     await page.getByRole('button', { name: 'Hide' }).waitFor();
-    found.push(...(await misfits('settings with the API key revealed')));
+    found.push(...(await layoutMisfits(page, 'settings with the API key revealed')));
 
     await page.goto(url('/account'));
     await page.getByRole('button', { name: 'Set up', exact: true }).click();
     await page.locator('main img').first().waitFor();
-    found.push(...(await misfits('second-factor enrolment with its QR code')));
+    found.push(...(await layoutMisfits(page, 'second-factor enrolment with its QR code')));
 
     await page.goto(url('/admin'));
     await page.getByRole('button', { name: 'Run checks' }).click();
     await page.getByTestId('doctor-checks').waitFor();
-    found.push(...(await misfits('doctor results')));
+    found.push(...(await layoutMisfits(page, 'doctor results')));
     const backup = await api.get(url('/api/backup?scope=history&days=all'));
     await page.getByLabel('Backup file').setInputFiles({
       name: 'monitor-backup-of-the-frankfurt-installation-before-the-upgrade.json',
@@ -378,7 +227,7 @@ describe('Every page at 360 px (built server and dashboard, real Chromium)', () 
     });
     const dialog = page.getByRole('dialog');
     await dialog.waitFor({ state: 'visible' });
-    found.push(...(await misfits('restore confirmation')));
+    found.push(...(await layoutMisfits(page, 'restore confirmation')));
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
     expect(found).toEqual([]);
@@ -390,13 +239,13 @@ describe('Every page at 360 px (built server and dashboard, real Chromium)', () 
     await page.goto(url('/incidents'));
     const row = page.getByTestId(`incident-${incident.id}`);
     await row.waitFor();
-    const shape = await page.evaluate<RowShape>(rowShape('incident-table'));
+    const shape = await firstRowShape(page, 'incident-table');
     expect(shape.stacked).toBe(true);
     expect(shape.widest).toBeLessThanOrEqual(PHONE.width);
     // Every value but the action cell carries its column's name.
     expect(shape.labels.slice(0, -1)).toEqual(shape.headers.slice(0, -1));
     // Screen readers still get a table with its column headers, and each value once (not its label).
-    const table = await accessibleTable('incident-table');
+    const table = await accessibleTable(page, 'incident-table');
     expect(table).toMatchObject({
       role: 'table',
       headers: shape.headers,
@@ -429,10 +278,10 @@ describe('Every page at 360 px (built server and dashboard, real Chromium)', () 
   it("stacks the sensor page's recent results, each value labelled", async () => {
     await page.goto(url(`/sensors/${sensor.id}`));
     await page.getByTestId('results-table').locator('tbody tr').first().waitFor();
-    const shape = await page.evaluate<RowShape>(rowShape('results-table'));
+    const shape = await firstRowShape(page, 'results-table');
     expect(shape.stacked).toBe(true);
     expect(shape.labels).toEqual(shape.headers);
-    const table = await accessibleTable('results-table');
+    const table = await accessibleTable(page, 'results-table');
     expect(table).toMatchObject({ role: 'table', headers: shape.headers });
     expect(table.cells).toBe((table.rows - 1) * shape.headers.length);
     expect(table.rows).toBeGreaterThan(1);
@@ -447,10 +296,10 @@ describe('Every page at 360 px (built server and dashboard, real Chromium)', () 
     await page.goto(url('/accounts'));
     const row = page.getByTestId(`account-row-${SECOND.username}`);
     await row.waitFor();
-    const shape = await page.evaluate<RowShape>(rowShape('accounts-table'));
+    const shape = await firstRowShape(page, 'accounts-table');
     expect(shape.stacked).toBe(true);
     expect(shape.labels.slice(0, -1)).toEqual(shape.headers.slice(0, -1));
-    const table = await accessibleTable('accounts-table');
+    const table = await accessibleTable(page, 'accounts-table');
     expect(table).toMatchObject({
       role: 'table',
       headers: shape.headers,
@@ -475,7 +324,7 @@ describe('Every page at 360 px (built server and dashboard, real Chromium)', () 
     await page.setViewportSize(DESKTOP);
     try {
       const expectTable = async (testId: string) => {
-        const shape = await page.evaluate<RowShape>(rowShape(testId));
+        const shape = await firstRowShape(page, testId);
         expect({ testId, sideBySide: shape.sideBySide }).toEqual({ testId, sideBySide: true });
         expect(shape.labels.every((label) => label === null)).toBe(true);
         expect(await page.locator(`[data-testid="${testId}"] thead`).isVisible()).toBe(true);

@@ -38,41 +38,41 @@ export interface AcknowledgeRequest {
   imports: [DatePipe, RouterLink, TranslocoPipe],
   template: `
     <div class="table-scroll" role="region" tabindex="0" [attr.aria-labelledby]="captionId()">
-      <table class="incidents" data-testid="incident-table">
+      <table class="incidents" role="table" data-testid="incident-table">
         <caption class="visually-hidden">
           <span [id]="captionId()">{{ caption() ?? ('incidents.table.caption' | transloco) }}</span>
         </caption>
-        <thead>
-          <tr>
+        <thead role="rowgroup">
+          <tr role="row">
             @if (showSensor()) {
-              <th scope="col">{{ 'incidents.table.sensor' | transloco }}</th>
+              <th scope="col" role="columnheader">{{ 'incidents.table.sensor' | transloco }}</th>
             }
-            <th scope="col">{{ 'incidents.table.started' | transloco }}</th>
-            <th scope="col">{{ 'incidents.table.resolved' | transloco }}</th>
-            <th scope="col">{{ 'incidents.table.duration' | transloco }}</th>
-            <th scope="col">{{ 'incidents.table.cause' | transloco }}</th>
-            <th scope="col">{{ 'incidents.table.acknowledged' | transloco }}</th>
+            <th scope="col" role="columnheader">{{ 'incidents.table.started' | transloco }}</th>
+            <th scope="col" role="columnheader">{{ 'incidents.table.resolved' | transloco }}</th>
+            <th scope="col" role="columnheader">{{ 'incidents.table.duration' | transloco }}</th>
+            <th scope="col" role="columnheader">{{ 'incidents.table.cause' | transloco }}</th>
+            <th scope="col" role="columnheader">{{ 'incidents.table.acknowledged' | transloco }}</th>
             @if (canAcknowledge()) {
-              <th scope="col">
+              <th scope="col" role="columnheader">
                 <span class="visually-hidden">{{ 'incidents.table.actions' | transloco }}</span>
               </th>
             }
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup">
           @for (row of rows(); track row.incident.id) {
-            <tr [attr.data-testid]="'incident-' + row.incident.id" [class.open]="row.open">
+            <tr role="row" [attr.data-testid]="'incident-' + row.incident.id" [class.open]="row.open">
               @if (showSensor()) {
-                <td>
+                <td role="cell" [attr.data-label]="'incidents.table.sensor' | transloco">
                   <a [routerLink]="['/sensors', row.incident.sensor_id]">{{ row.incident.sensor_name }}</a>
                 </td>
               }
-              <td class="when">
+              <td role="cell" class="when" [attr.data-label]="'incidents.table.started' | transloco">
                 <time [attr.datetime]="row.incident.started_at">{{
                   row.incident.started_at | date: 'yyyy-MM-dd HH:mm:ss'
                 }}</time>
               </td>
-              <td class="when">
+              <td role="cell" class="when" [attr.data-label]="'incidents.table.resolved' | transloco">
                 @if (row.incident.resolved_at; as resolved) {
                   <time [attr.datetime]="resolved">{{ resolved | date: 'yyyy-MM-dd HH:mm:ss' }}</time>
                 } @else {
@@ -81,32 +81,41 @@ export interface AcknowledgeRequest {
                   >
                 }
               </td>
-              <td class="duration">
+              <td role="cell" class="duration" [attr.data-label]="'incidents.table.duration' | transloco">
                 <time [attr.datetime]="row.durationIso">{{ row.duration }}</time>
               </td>
-              <td class="cause">{{ row.incident.cause }}</td>
-              <td class="ack" data-testid="incident-ack">
-                @if (row.incident.acknowledged) {
-                  <span
-                    >{{ by().before
-                    }}<strong>{{
-                      row.incident.acknowledged_by ?? ('incidents.table.unknownUser' | transloco)
-                    }}</strong
-                    >{{ by().after }}</span
-                  >
-                  @if (row.incident.note) {
-                    <span class="note">{{
-                      'incidents.table.note' | transloco: { note: row.incident.note }
-                    }}</span>
+              <td role="cell" class="cause" [attr.data-label]="'incidents.table.cause' | transloco">
+                {{ row.incident.cause }}
+              </td>
+              <td
+                role="cell"
+                class="ack"
+                data-testid="incident-ack"
+                [attr.data-label]="'incidents.table.acknowledged' | transloco"
+              >
+                <div>
+                  @if (row.incident.acknowledged) {
+                    <span
+                      >{{ by().before
+                      }}<strong>{{
+                        row.incident.acknowledged_by ?? ('incidents.table.unknownUser' | transloco)
+                      }}</strong
+                      >{{ by().after }}</span
+                    >
+                    @if (row.incident.note) {
+                      <span class="note">{{
+                        'incidents.table.note' | transloco: { note: row.incident.note }
+                      }}</span>
+                    }
+                  } @else if (row.open) {
+                    <span class="muted">{{ 'incidents.table.notAcknowledged' | transloco }}</span>
+                  } @else {
+                    <span class="muted">—</span>
                   }
-                } @else if (row.open) {
-                  <span class="muted">{{ 'incidents.table.notAcknowledged' | transloco }}</span>
-                } @else {
-                  <span class="muted">—</span>
-                }
+                </div>
               </td>
               @if (canAcknowledge()) {
-                <td class="actions">
+                <td role="cell" class="actions">
                   @if (row.open && !row.incident.acknowledged) {
                     <button
                       type="button"
@@ -139,8 +148,8 @@ export interface AcknowledgeRequest {
               }
             </tr>
             @if (canAcknowledge() && noteFor() === row.incident.id) {
-              <tr class="note-row">
-                <td [attr.colspan]="columns()">
+              <tr role="row" class="note-row">
+                <td role="cell" [attr.colspan]="columns()">
                   <form
                     class="ack-form"
                     [attr.data-testid]="'ack-form-' + row.incident.id"
@@ -176,84 +185,7 @@ export interface AcknowledgeRequest {
       </table>
     </div>
   `,
-  styles: `
-    /* Positioned, so that visually hidden text inside stays within the scrolling box. */
-    .table-scroll {
-      position: relative;
-      overflow-x: auto;
-      max-inline-size: 100%;
-    }
-    table {
-      inline-size: 100%;
-      border-collapse: collapse;
-      font-size: 0.94rem;
-    }
-    th,
-    td {
-      padding: 0.5rem 0.45rem;
-      border-block-end: 1px solid var(--border);
-      text-align: start;
-      vertical-align: top;
-    }
-    th {
-      color: var(--text-muted);
-      font-weight: 600;
-      white-space: nowrap;
-    }
-    /* Times wrap between date and time only when the table runs out of room. */
-    .when {
-      min-inline-size: 5.5rem;
-    }
-    .duration {
-      white-space: nowrap;
-    }
-    .cause {
-      min-inline-size: 9rem;
-      overflow-wrap: anywhere;
-    }
-    .ack {
-      min-inline-size: 6rem;
-    }
-    .actions .button {
-      white-space: nowrap;
-    }
-    .note {
-      display: block;
-      color: var(--text-muted);
-      overflow-wrap: anywhere;
-    }
-    .state-open {
-      color: var(--danger);
-      font-weight: 600;
-    }
-    .muted {
-      color: var(--text-muted);
-    }
-    tr:has(+ .note-row) td {
-      border-block-end: none;
-    }
-    .note-row td {
-      background: var(--hover);
-    }
-    .ack-form {
-      display: flex;
-      flex-wrap: wrap;
-      align-items: center;
-      gap: 0.5rem 0.75rem;
-    }
-    .ack-form .input {
-      flex: 1 1 12rem;
-      max-inline-size: 18rem;
-    }
-    .note-label {
-      font-weight: 600;
-    }
-    .buttons {
-      display: flex;
-      flex-wrap: wrap;
-      gap: 0.4rem;
-    }
-  `,
+  styleUrl: './incident-table.component.css',
 })
 export class IncidentTableComponent {
   private readonly now = inject(CLOCK);

@@ -12,35 +12,52 @@ import { formatLatency } from './latency';
   imports: [DatePipe, TranslocoPipe],
   template: `
     <div class="table-scroll" role="region" tabindex="0" aria-labelledby="results-caption">
-      <table data-testid="results-table">
+      <table role="table" data-testid="results-table">
         <caption id="results-caption" class="visually-hidden">
           {{
             'sensorDetail.results.caption' | transloco
           }}
         </caption>
-        <thead>
-          <tr>
-            <th scope="col">{{ 'sensorDetail.results.time' | transloco }}</th>
-            <th scope="col">{{ 'sensorDetail.results.result' | transloco }}</th>
-            <th scope="col">{{ 'sensorDetail.results.statusCode' | transloco }}</th>
-            <th scope="col" class="number">{{ 'sensorDetail.results.latency' | transloco }}</th>
-            <th scope="col">{{ 'sensorDetail.results.message' | transloco }}</th>
+        <thead role="rowgroup">
+          <tr role="row">
+            <th scope="col" role="columnheader">{{ 'sensorDetail.results.time' | transloco }}</th>
+            <th scope="col" role="columnheader">{{ 'sensorDetail.results.result' | transloco }}</th>
+            <th scope="col" role="columnheader">{{ 'sensorDetail.results.statusCode' | transloco }}</th>
+            <th scope="col" role="columnheader" class="number">
+              {{ 'sensorDetail.results.latency' | transloco }}
+            </th>
+            <th scope="col" role="columnheader">{{ 'sensorDetail.results.message' | transloco }}</th>
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup">
           @for (result of results(); track $index) {
-            <tr>
-              <td class="when">
+            <tr role="row">
+              <td role="cell" class="when" [attr.data-label]="'sensorDetail.results.time' | transloco">
                 <time [attr.datetime]="result.ts">{{ result.ts | date: 'yyyy-MM-dd HH:mm:ss' }}</time>
               </td>
-              <td class="outcome" [class.ok]="result.success" [class.fail]="!result.success">
-                <span aria-hidden="true">{{ result.success ? '✓' : '✕' }} </span>{{
-                  (result.success ? 'sensorDetail.probe.ok' : 'sensorDetail.probe.fail') | transloco
-                }}
+              <td
+                role="cell"
+                class="outcome"
+                [attr.data-label]="'sensorDetail.results.result' | transloco"
+                [class.ok]="result.success"
+                [class.fail]="!result.success"
+              >
+                <span
+                  ><span aria-hidden="true">{{ result.success ? '✓' : '✕' }} </span
+                  >{{
+                    (result.success ? 'sensorDetail.probe.ok' : 'sensorDetail.probe.fail') | transloco
+                  }}</span
+                >
               </td>
-              <td>{{ result.status_code ?? '—' }}</td>
-              <td class="number">{{ result.latency_ms === null ? '—' : latency(result.latency_ms) }}</td>
-              <td class="message">{{ result.message || '—' }}</td>
+              <td role="cell" [attr.data-label]="'sensorDetail.results.statusCode' | transloco">
+                {{ result.status_code ?? '—' }}
+              </td>
+              <td role="cell" class="number" [attr.data-label]="'sensorDetail.results.latency' | transloco">
+                {{ result.latency_ms === null ? '—' : latency(result.latency_ms) }}
+              </td>
+              <td role="cell" class="message" [attr.data-label]="'sensorDetail.results.message' | transloco">
+                {{ result.message || '—' }}
+              </td>
             </tr>
           }
         </tbody>
@@ -91,6 +108,54 @@ import { formatLatency } from './latency';
     .message {
       min-inline-size: 12rem;
       overflow-wrap: anywhere;
+    }
+    /*
+     * Phones: one block per result, each value after its column's name (the header row stays for
+     * screen readers; the explicit roles keep the table semantics that WebKit drops with display: block).
+     */
+    @media (max-width: 40rem) {
+      .table-scroll {
+        overflow-x: visible;
+      }
+      /* Visually hidden, taking no width (its natural width would widen the page). */
+      thead {
+        display: block;
+        position: absolute;
+        inline-size: 1px;
+        block-size: 1px;
+        overflow: hidden;
+        clip-path: inset(50%);
+        white-space: nowrap;
+      }
+      table,
+      tbody,
+      tr {
+        display: block;
+      }
+      tr {
+        padding-block: 0.45rem;
+        border-block-end: 1px solid var(--border);
+      }
+      td,
+      .number {
+        display: grid;
+        grid-template-columns: 7.5rem minmax(0, 1fr);
+        gap: 0.75rem;
+        min-inline-size: 0;
+        padding: 0.1rem 0;
+        border-block-end: none;
+        text-align: start;
+        white-space: normal;
+      }
+      td::before {
+        content: attr(data-label);
+        /* Screen readers get the column header already: the label is for the eyes only. */
+        content: attr(data-label) / '';
+        color: var(--text-muted);
+        font-size: 0.9rem;
+        font-weight: 600;
+        overflow-wrap: break-word;
+      }
     }
   `,
 })

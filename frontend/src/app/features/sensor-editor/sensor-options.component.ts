@@ -155,6 +155,17 @@ import { OPTION_SPECS, type OptionSpec, optionHelp, optionLabel } from './sensor
     .headers p {
       margin: 0 0 0.4rem;
     }
+    /* Phones: name above value, the Remove button beside both. */
+    @media (max-width: 40rem) {
+      .header-row {
+        grid-template-columns: minmax(0, 1fr) auto;
+        margin-block-end: 0.75rem;
+      }
+      .header-row .button {
+        grid-column: 2;
+        grid-row: 1 / span 2;
+      }
+    }
     textarea.input {
       max-inline-size: 100%;
       resize: vertical;

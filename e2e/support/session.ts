@@ -7,7 +7,8 @@ async function adoptSession(serverUrl: string, context: BrowserContext, response
   const cookie = response.headers.getSetCookie().find((line) => line.startsWith('monitor_session='));
   if (!cookie) throw new Error('the answer set no session cookie');
   const value = cookie.slice('monitor_session='.length).split(';', 1)[0];
-  await context.clearCookies();
+  // Replaces the cookie of the same name in one step: clearing first would leave a moment without
+  // one, and a request of the open page in that moment would be answered 401.
   await context.addCookies([
     { name: 'monitor_session', value, url: serverUrl, httpOnly: true, sameSite: 'Strict' },
   ]);

@@ -31,7 +31,7 @@ import {
   type ListFilter,
 } from './sensor-filters.component';
 import { SensorListRowComponent } from './sensor-list-row.component';
-import { SensorTileComponent } from './sensor-tile.component';
+import { SensorWallComponent } from './sensor-wall.component';
 import { StatusPreferences } from './status-preferences';
 import { StatusSensorsStore, type SensorRow } from './status-sensors.store';
 import { boardLayout, ordered, visibleRows } from './status-view';
@@ -67,7 +67,7 @@ const distinct = (values: Iterable<string>): string[] =>
     SensorCardComponent,
     SensorFiltersComponent,
     SensorListRowComponent,
-    SensorTileComponent,
+    SensorWallComponent,
     SummaryBarComponent,
     ViewSwitchesComponent,
   ],

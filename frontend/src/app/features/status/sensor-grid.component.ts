@@ -48,8 +48,11 @@ const FILTER_KEYS: readonly FilterKey[] = ['q', 'status', 'group', 'tag', 'site'
 const sameRows = (a: readonly SensorRow[], b: readonly SensorRow[]): boolean =>
   a.length === b.length && a.every((row, index) => row === b[index]);
 
+/** The order of localeCompare; one collator, as localeCompare would set one up for each comparison. */
+const collator = new Intl.Collator();
+
 const distinct = (values: Iterable<string>): string[] =>
-  [...new Set(values)].filter((value) => value !== '').sort((a, b) => a.localeCompare(b));
+  [...new Set(values)].filter((value) => value !== '').sort(collator.compare);
 
 /**
  * The sensors in the account's density (cards, list or wall) and order (problems first or saved),

@@ -259,6 +259,13 @@ describe('The status page in its three densities (built server and dashboard, re
     expect((await drawnIds(page))[0]).toBe(broken.id);
     const size = await row(broken).evaluate((element) => element.getBoundingClientRect().width);
     expect(size).toBeLessThanOrEqual(24);
+    // A click opens the sensor's page inside the app, without loading the document again.
+    await page.evaluate('window.__sameDocument = true');
+    await tile.click();
+    await page.waitForURL(url(`/sensors/${broken.id}`));
+    await page.getByRole('heading', { level: 1, name: 'Broken API' }).waitFor();
+    expect(await page.evaluate('window.__sameDocument')).toBe(true);
+    await open();
     expect(problems).toEqual([]);
   });
 

@@ -31,7 +31,7 @@ import {
   type ListFilter,
 } from './sensor-filters.component';
 import { SensorListRowComponent } from './sensor-list-row.component';
-import { SensorTileComponent } from './sensor-tile.component';
+import { SensorWallComponent } from './sensor-wall.component';
 import { StatusPreferences } from './status-preferences';
 import { StatusSensorsStore, type SensorRow } from './status-sensors.store';
 import { boardLayout, ordered, visibleRows } from './status-view';
@@ -48,8 +48,11 @@ const FILTER_KEYS: readonly FilterKey[] = ['q', 'status', 'group', 'tag', 'site'
 const sameRows = (a: readonly SensorRow[], b: readonly SensorRow[]): boolean =>
   a.length === b.length && a.every((row, index) => row === b[index]);
 
+/** The order of localeCompare; one collator, as localeCompare would set one up for each comparison. */
+const collator = new Intl.Collator();
+
 const distinct = (values: Iterable<string>): string[] =>
-  [...new Set(values)].filter((value) => value !== '').sort((a, b) => a.localeCompare(b));
+  [...new Set(values)].filter((value) => value !== '').sort(collator.compare);
 
 /**
  * The sensors in the account's density (cards, list or wall) and order (problems first or saved),
@@ -67,7 +70,7 @@ const distinct = (values: Iterable<string>): string[] =>
     SensorCardComponent,
     SensorFiltersComponent,
     SensorListRowComponent,
-    SensorTileComponent,
+    SensorWallComponent,
     SummaryBarComponent,
     ViewSwitchesComponent,
   ],
@@ -161,7 +164,7 @@ export class SensorGridComponent {
 
   /** The group, tag and site filters, each offering the values the sensors have. */
   protected readonly listFilters = computed<ListFilter[]>(() => {
-    const sensors = this.rows().map((row) => row.sensor());
+    const sensors = this.standing((rows) => rows.map((row) => row.sensor()));
     return [
       {
         key: 'group',
@@ -189,29 +192,36 @@ export class SensorGridComponent {
     () => {
       const { q, group, tag, site } = this.filters();
       const needle = q.trim().toLowerCase();
-      return this.rows().filter((row) => {
-        const s = row.sensor();
-        if (group && s.group !== group) return false;
-        if (tag && !s.tags.includes(tag)) return false;
-        if (site && s.site !== site) return false;
-        if (!needle) return true;
-        return (
-          s.name.toLowerCase().includes(needle) ||
-          s.target.toLowerCase().includes(needle) ||
-          s.group.toLowerCase().includes(needle) ||
-          s.tags.some((tag) => tag.toLowerCase().includes(needle))
-        );
-      });
+      if (!group && !tag && !site && !needle) return this.rows();
+      return this.standing((rows) =>
+        rows.filter((row) => {
+          const s = row.sensor();
+          if (group && s.group !== group) return false;
+          if (tag && !s.tags.includes(tag)) return false;
+          if (site && s.site !== site) return false;
+          if (!needle) return true;
+          return (
+            s.name.toLowerCase().includes(needle) ||
+            s.target.toLowerCase().includes(needle) ||
+            s.group.toLowerCase().includes(needle) ||
+            s.tags.some((tag) => tag.toLowerCase().includes(needle))
+          );
+        }),
+      );
     },
     { equal: sameRows },
   );
 
   protected readonly counts = computed<StatusCounts>(() => {
     const counts = { all: 0, up: 0, warn: 0, down: 0, paused: 0, unknown: 0 };
-    for (const row of this.matching()) {
-      counts.all++;
-      counts[row.sensor().status]++;
-    }
+    const matching = this.matching();
+    this.store.standingRevision();
+    untracked(() => {
+      for (const row of matching) {
+        counts.all++;
+        counts[row.sensor().status]++;
+      }
+    });
     return counts;
   });
 
@@ -222,8 +232,12 @@ export class SensorGridComponent {
     () => {
       const status = this.filters().status;
       const matching = this.matching();
-      const filtered = status ? matching.filter((row) => row.sensor().status === status) : matching;
-      return ordered(filtered, this.order(), (row) => row.sensor().status);
+      const order = this.order();
+      this.store.standingRevision();
+      return untracked(() => {
+        const filtered = status ? matching.filter((row) => row.sensor().status === status) : matching;
+        return ordered(filtered, order, (row) => row.sensor().status);
+      });
     },
     { equal: sameRows },
   );
@@ -254,6 +268,16 @@ export class SensorGridComponent {
       rowHeight: pitch - this.layout().gap,
     };
   });
+
+  /**
+   * `pick` over the rows, worked out again when the list or a sensor's standing changes (see
+   * {@link StatusSensorsStore.standingRevision}) but not on every live result.
+   */
+  private standing<T>(pick: (rows: readonly SensorRow[]) => T): T {
+    const rows = this.rows();
+    this.store.standingRevision();
+    return untracked(() => pick(rows));
+  }
 
   constructor() {
     const destroyRef = inject(DestroyRef);

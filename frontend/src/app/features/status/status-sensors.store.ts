@@ -59,6 +59,8 @@ export class StatusSensorsStore {
   private readonly failure = signal<ApiCallError | undefined>(undefined);
   private readonly busy = signal(false);
   private readonly said = signal('');
+  private readonly anyChange = signal(0);
+  private readonly standingChange = signal(0);
   private readonly byId = new Map<number, MutableRow>();
   private generation = 0;
   private refetchTimer: ReturnType<typeof setTimeout> | undefined;
@@ -74,6 +76,17 @@ export class StatusSensorsStore {
   readonly announcement = this.said.asReadonly();
   readonly liveState = this.live.state;
   readonly liveEnabled = this.live.enabled;
+  /**
+   * Counts every change to any row (a result, a mark coming or going, a new list): one signal to
+   * follow instead of thousands of row signals, for views that redraw many sensors by hand.
+   */
+  readonly revision = this.anyChange.asReadonly();
+  /**
+   * Counts the changes that can move a sensor between states, filters or places (a new list, a
+   * status, a sensor saved, a new order), but not a mere result: the counts, filters and order of
+   * 2,000 sensors are worked out again only then, not 200 times a second.
+   */
+  readonly standingRevision = this.standingChange.asReadonly();
 
   constructor() {
     const destroyRef = inject(DestroyRef);
@@ -131,7 +144,15 @@ export class StatusSensorsStore {
 
   /** Takes a sensor the server just answered with (after pause or resume). */
   applySensor(sensor: Sensor): void {
-    this.byId.get(sensor.id)?.sensor.update((known) => ({ ...known, ...sensor }));
+    const row = this.byId.get(sensor.id);
+    if (!row) return;
+    row.sensor.update((known) => ({ ...known, ...sensor }));
+    this.noteChange(true);
+  }
+
+  private noteChange(standing: boolean): void {
+    this.anyChange.update((n) => n + 1);
+    if (standing) this.standingChange.update((n) => n + 1);
   }
 
   /**
@@ -145,6 +166,7 @@ export class StatusSensorsStore {
     this.recorded = undefined;
     this.busy.set(false);
     this.list.set(rows);
+    this.noteChange(true);
     try {
       await this.api.put('/api/sensor-order', { ids });
     } catch (failure) {
@@ -183,6 +205,7 @@ export class StatusSensorsStore {
       this.byId.delete(id);
     }
     this.list.set(rows);
+    this.noteChange(true);
   }
 
   private applyResult({ sensor_id, result }: LiveEventPayloads['result']): void {
@@ -199,6 +222,7 @@ export class StatusSensorsStore {
           }
         : sensor,
     );
+    this.noteChange(false);
   }
 
   /**
@@ -215,11 +239,15 @@ export class StatusSensorsStore {
       message: result.message,
       last_checked_at: result.ts,
     }));
+    this.noteChange(before !== status);
     if (before === status || replay) return;
     this.said.set(t('status.sensors.nowStatus', { name: row.sensor().name, status }));
     clearTimeout(row.markTimer);
     row.changed.set(true);
-    row.markTimer = setTimeout(() => row.changed.set(false), CHANGE_MARK_MS);
+    row.markTimer = setTimeout(() => {
+      row.changed.set(false);
+      this.noteChange(false);
+    }, CHANGE_MARK_MS);
   }
 
   private applyIncident({ sensor_id, incident }: LiveEventPayloads['incident']): void {
@@ -230,5 +258,6 @@ export class StatusSensorsStore {
       if (open) return { ...sensor, incident_id: incident.id };
       return sensor.incident_id === incident.id ? { ...sensor, incident_id: null } : sensor;
     });
+    this.noteChange(false);
   }
 }

@@ -91,6 +91,9 @@ export interface Site {
   sensor_count: number;
 }
 
+/** Points in a sensor's `sparkline`. */
+export const SPARKLINE_POINTS = 30;
+
 /** Number of outcomes in {@link SummarySensor.recent}. */
 export const RECENT_OUTCOMES = 50;
 

@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import { streakBoundary, type StoredHistory } from '@monitor/domain';
-import { RECENT_OUTCOMES, type SparkPoint } from '@monitor/contracts';
+import { RECENT_OUTCOMES, SPARKLINE_POINTS, type SparkPoint } from '@monitor/contracts';
 
-export const SPARKLINE_LENGTH = 30;
+export const SPARKLINE_LENGTH = SPARKLINE_POINTS;
 
 /**
  * Prepared reads of one sensor's stored results, used once per sensor at start: the streak since

@@ -1,6 +1,7 @@
 import { DestroyRef, Injectable, type Signal, type WritableSignal, inject, signal } from '@angular/core';
 import {
   RECENT_OUTCOMES,
+  SPARKLINE_POINTS,
   type LiveEventPayloads,
   type Sensor,
   type Summary,
@@ -211,17 +212,21 @@ export class StatusSensorsStore {
   private applyResult({ sensor_id, result }: LiveEventPayloads['result']): void {
     const row = this.byId.get(sensor_id);
     if (!row) return;
-    row.sensor.update((sensor) =>
-      after(result.ts, sensor.last_checked_at)
-        ? {
-            ...sensor,
-            message: result.message,
-            latency_ms: result.latency_ms,
-            last_checked_at: result.ts,
-            recent: (sensor.recent + (result.success ? '1' : '0')).slice(-RECENT_OUTCOMES),
-          }
-        : sensor,
-    );
+    row.sensor.update((sensor) => {
+      // The sparkline holds every result, Run now's too: a result it already ends with (a replay over
+      // a summary that had it) is not added twice.
+      const newest = sensor.sparkline.at(-1);
+      if (newest && Date.parse(newest.ts) >= Date.parse(result.ts)) return sensor;
+      const point = { ts: result.ts, success: result.success, latency_ms: result.latency_ms };
+      return {
+        ...sensor,
+        ...(after(result.ts, sensor.last_checked_at)
+          ? { message: result.message, latency_ms: result.latency_ms, last_checked_at: result.ts }
+          : {}),
+        sparkline: [...sensor.sparkline, point].slice(-SPARKLINE_POINTS),
+        recent: (sensor.recent + (result.success ? '1' : '0')).slice(-RECENT_OUTCOMES),
+      };
+    });
     this.noteChange(false);
   }
 

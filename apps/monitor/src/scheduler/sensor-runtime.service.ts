@@ -143,7 +143,10 @@ export class SensorRuntimeService {
     return this.apply(entry, event, outcome);
   }
 
-  /** Run now: stores the result and publishes it, but never touches status, incidents or alerts. */
+  /**
+   * Run now: stores the result and publishes it, and it is the newest check (time, latency, message),
+   * but it never touches status, streak, incidents or alerts.
+   */
   recordManual(id: number, outcome: ProbeOutcome, at: number): ProbeResult | null {
     const entry = this.entries.get(id);
     if (!entry) return null;
@@ -151,6 +154,10 @@ export class SensorRuntimeService {
     this.writer.flush();
     const result = resultView(ts, outcome);
     this.pushSpark(entry, ts, outcome);
+    // Shown as the newest check, as a restart would show it (it rebuilds these from stored results).
+    entry.message = result.message;
+    entry.lastCheckedAt = ts;
+    entry.latencyMs = result.latency_ms;
     this.events.emit('result', { sensor_id: id, result });
     return result;
   }

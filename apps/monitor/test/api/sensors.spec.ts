@@ -776,6 +776,10 @@ describe('sensors: pause, delete, validate and Run now', () => {
         status: 'down',
         streak: 2,
         incident_id: down.incident_id,
+        // It is the newest check, as the dashboard shows it live and a restart would.
+        message: 'HTTP 200',
+        last_checked_at: (res.body as { ts: string }).ts,
+        latency_ms: (res.body as { latency_ms: number }).latency_ms,
       });
       const incidents = await incidentRows(t, sensor.id);
       expect(incidents).toHaveLength(1);

@@ -30,7 +30,15 @@ describe('first-run setup', () => {
       authenticated: false,
       via: null,
       user: null,
-      ui: { theme: 'system', live: 'on', borders: 'on', language: 'en', tour_version: 0 },
+      ui: {
+        theme: 'system',
+        live: 'on',
+        borders: 'on',
+        language: 'en',
+        density: 'cards',
+        order: 'problems',
+        tour_version: 0,
+      },
     });
   });
 

@@ -1,22 +1,12 @@
 import { DatePipe } from '@angular/common';
-import {
-  ChangeDetectionStrategy,
-  Component,
-  ElementRef,
-  computed,
-  inject,
-  input,
-  output,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, ElementRef, computed, inject } from '@angular/core';
 import { RouterLink } from '@angular/router';
 import { TranslocoPipe } from '@jsverse/transloco';
 import { t } from '../../core/i18n/i18n';
 import { formatLatency } from '../sensor-detail/latency';
-import { statusDisplay } from '../sensor-detail/sensor-status';
-import { SensorActions } from './sensor-actions';
 import { SensorMenuComponent } from './sensor-menu.component';
 import { SparklineComponent } from './sparkline.component';
-import type { SensorRow } from './status-sensors.store';
+import { SensorItem } from './sensor-item';
 
 /** Every card has this height (px), so the grid can work out which cards are visible. */
 export const CARD_HEIGHT = 128;
@@ -29,17 +19,7 @@ export const CARD_HEIGHT = 128;
   selector: 'li[appSensorCard]',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [DatePipe, RouterLink, TranslocoPipe, SensorMenuComponent, SparklineComponent],
-  host: {
-    class: 'card',
-    '[class.changed]': 'row().changed()',
-    '[class.highlighted]': 'highlighted()',
-    '[attr.data-highlighted]': "highlighted() ? 'true' : null",
-    '[attr.data-testid]': "'sensor-row-' + row().id",
-    '[attr.data-status]': 'sensor().status',
-    '[attr.data-changed]': "row().changed() ? 'true' : null",
-    '[attr.data-sensor-name]': 'sensor().name',
-    '[attr.draggable]': "canReorder() ? 'true' : null",
-  },
+  host: { class: 'card' },
   templateUrl: './sensor-card.component.html',
   styles: `
     :host {
@@ -180,25 +160,9 @@ export const CARD_HEIGHT = 128;
     }
   `,
 })
-export class SensorCardComponent {
+export class SensorCardComponent extends SensorItem {
   readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
 
-  readonly row = input.required<SensorRow>();
-  readonly canOperate = input(false);
-  readonly canEdit = input(false);
-  readonly canReorder = input(false);
-  /** Rearranging would be allowed but for the order: the menu says so. */
-  readonly rearrangeHint = input(false);
-  readonly isFirst = input(false);
-  readonly isLast = input(false);
-  readonly moving = input(false);
-  /** The sensor was just created (the editor returned here): marked for a moment. */
-  readonly highlighted = input(false);
-  /** -1: one place earlier; 1: one place later. */
-  readonly move = output<-1 | 1>();
-
-  protected readonly sensor = computed(() => this.row().sensor());
-  protected readonly display = computed(() => statusDisplay(this.sensor().status));
   protected readonly metaTitle = computed(() => {
     const s = this.sensor();
     return [
@@ -209,7 +173,6 @@ export class SensorCardComponent {
       .filter(Boolean)
       .join(', ');
   });
-  protected readonly actions = new SensorActions(() => this.sensor());
   protected readonly error = this.actions.error;
   protected readonly feedback = this.actions.feedback;
 

@@ -1,14 +1,12 @@
-import { ChangeDetectionStrategy, Component, computed, input, output } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed } from '@angular/core';
 import { RouterLink } from '@angular/router';
 import { TranslocoPipe } from '@jsverse/transloco';
 
 import { formatPercent } from '../../core/i18n/format';
 import { formatLatency } from '../sensor-detail/latency';
-import { statusDisplay } from '../sensor-detail/sensor-status';
 import { ResultBarComponent } from './result-bar.component';
-import { SensorActions } from './sensor-actions';
+import { SensorItem } from './sensor-item';
 import { SensorMenuComponent } from './sensor-menu.component';
-import type { SensorRow } from './status-sensors.store';
 import { LIST_ROW_HEIGHT } from './status-view';
 
 /** One sensor as one line of the list density; its actions are in a ⋯ menu. */
@@ -16,16 +14,7 @@ import { LIST_ROW_HEIGHT } from './status-view';
   selector: 'li[appSensorListRow]',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [RouterLink, TranslocoPipe, ResultBarComponent, SensorMenuComponent],
-  host: {
-    class: 'list-row',
-    '[class.changed]': 'row().changed()',
-    '[class.highlighted]': 'highlighted()',
-    '[attr.data-highlighted]': "highlighted() ? 'true' : null",
-    '[attr.data-testid]': "'sensor-row-' + row().id",
-    '[attr.data-status]': 'sensor().status',
-    '[attr.data-sensor-name]': 'sensor().name',
-    '[attr.draggable]': "canReorder() ? 'true' : null",
-  },
+  host: { class: 'list-row' },
   template: `
     @let s = sensor();
     <span class="state" [attr.data-state]="s.status" data-testid="sensor-row-status">
@@ -147,21 +136,7 @@ import { LIST_ROW_HEIGHT } from './status-view';
     }
   `,
 })
-export class SensorListRowComponent {
-  readonly row = input.required<SensorRow>();
-  readonly canOperate = input(false);
-  readonly canEdit = input(false);
-  readonly canReorder = input(false);
-  readonly rearrangeHint = input(false);
-  readonly isFirst = input(false);
-  readonly isLast = input(false);
-  readonly moving = input(false);
-  readonly highlighted = input(false);
-  readonly move = output<-1 | 1>();
-
-  protected readonly sensor = computed(() => this.row().sensor());
-  protected readonly display = computed(() => statusDisplay(this.sensor().status));
-  protected readonly actions = new SensorActions(() => this.sensor());
+export class SensorListRowComponent extends SensorItem {
   protected readonly meta = computed(() => {
     const s = this.sensor();
     return [s.group, ...s.tags.map((tag) => `#${tag}`)].filter(Boolean).join(' · ');

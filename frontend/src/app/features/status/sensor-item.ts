@@ -36,7 +36,9 @@ export abstract class SensorItem {
   /** -1: one place earlier; 1: one place later. */
   readonly move = output<-1 | 1>();
 
-  protected readonly sensor = computed(() => this.row().sensor());
+  readonly sensor = computed(() => this.row().sensor());
   protected readonly display = computed(() => statusDisplay(this.sensor().status));
-  protected readonly actions = new SensorActions(() => this.sensor());
+  readonly actions = new SensorActions(() => this.sensor());
+  /** Whether there is anything for the ⋯ menu to offer. */
+  protected readonly hasMenu = computed(() => this.canOperate() || this.canEdit() || this.canReorder());
 }

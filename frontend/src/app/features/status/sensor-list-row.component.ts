@@ -40,19 +40,8 @@ import { LIST_ROW_HEIGHT } from './status-view';
     </span>
     <app-result-bar class="bar" [recent]="s.recent" />
     <span class="end">
-      @if (canOperate() || canEdit() || canReorder()) {
-        <app-sensor-menu
-          [sensor]="s"
-          [actions]="actions"
-          [canOperate]="canOperate()"
-          [canEdit]="canEdit()"
-          [canReorder]="canReorder()"
-          [rearrangeHint]="rearrangeHint()"
-          [isFirst]="isFirst()"
-          [isLast]="isLast()"
-          [moving]="moving()"
-          (move)="move.emit($event)"
-        />
+      @if (hasMenu()) {
+        <app-sensor-menu [item]="this" />
       }
     </span>
   `,

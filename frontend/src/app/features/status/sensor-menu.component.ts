@@ -4,15 +4,13 @@ import {
   ElementRef,
   inject,
   input,
-  output,
   signal,
   viewChild,
 } from '@angular/core';
 import { Router } from '@angular/router';
 import { TranslocoPipe } from '@jsverse/transloco';
-import type { Sensor } from '@monitor/contracts';
 
-import type { SensorActions } from './sensor-actions';
+import type { SensorItem } from './sensor-item';
 
 /**
  * The ⋯ button of a sensor and its menu (Run now, Pause/Resume unless file-managed, Acknowledge when
@@ -25,7 +23,7 @@ import type { SensorActions } from './sensor-actions';
   imports: [TranslocoPipe],
   host: { '(document:click)': 'outside($event)' },
   template: `
-    @let s = sensor();
+    @let s = item().sensor();
     <button
       #trigger
       type="button"
@@ -48,12 +46,12 @@ import type { SensorActions } from './sensor-actions';
         [attr.aria-label]="'status.menu.label' | transloco: { name: s.name }"
         (keydown)="menuKey($event)"
       >
-        @if (canOperate()) {
+        @if (item().canOperate()) {
           <button
             type="button"
             role="menuitem"
             data-testid="menu-run"
-            [disabled]="actions().busy()"
+            [disabled]="item().actions.busy()"
             (click)="pick(runNow)"
           >
             {{ 'status.card.runNow' | transloco }}
@@ -63,7 +61,7 @@ import type { SensorActions } from './sensor-actions';
               type="button"
               role="menuitem"
               data-testid="menu-toggle"
-              [disabled]="actions().busy()"
+              [disabled]="item().actions.busy()"
               (click)="pick(toggle)"
             >
               {{ (s.enabled ? 'status.card.pause' : 'status.card.resume') | transloco }}
@@ -74,19 +72,19 @@ import type { SensorActions } from './sensor-actions';
               type="button"
               role="menuitem"
               data-testid="menu-ack"
-              [disabled]="actions().busy()"
+              [disabled]="item().actions.busy()"
               (click)="openAck()"
             >
               {{ 'status.menu.acknowledge' | transloco }}
             </button>
           }
         }
-        @if (canEdit()) {
+        @if (item().canEdit()) {
           <button type="button" role="menuitem" data-testid="menu-edit" (click)="edit()">
             {{ 'status.menu.edit' | transloco }}
           </button>
         }
-        @if (rearrangeHint()) {
+        @if (item().rearrangeHint()) {
           <button
             type="button"
             role="menuitem"
@@ -97,12 +95,12 @@ import type { SensorActions } from './sensor-actions';
             {{ 'status.menu.rearrangeHint' | transloco }}
           </button>
         }
-        @if (canReorder()) {
+        @if (item().canReorder()) {
           <button
             type="button"
             role="menuitem"
             data-testid="move-up"
-            [disabled]="isFirst() || moving()"
+            [disabled]="item().isFirst() || item().moving()"
             (click)="pick(moveUp)"
           >
             {{ 'status.menu.moveUp' | transloco }}
@@ -111,7 +109,7 @@ import type { SensorActions } from './sensor-actions';
             type="button"
             role="menuitem"
             data-testid="move-down"
-            [disabled]="isLast() || moving()"
+            [disabled]="item().isLast() || item().moving()"
             (click)="pick(moveDown)"
           >
             {{ 'status.menu.moveDown' | transloco }}
@@ -126,11 +124,11 @@ import type { SensorActions } from './sensor-actions';
         </h2>
         <label [for]="'ack-note-' + s.id">{{ 'status.card.noteLabel' | transloco: { name: s.name } }}</label>
         <input #note class="input" [id]="'ack-note-' + s.id" maxlength="500" autocomplete="off" />
-        @if (actions().error(); as message) {
+        @if (item().actions.error(); as message) {
           <p class="error" role="alert">{{ message }}</p>
         }
         <div class="buttons">
-          <button type="submit" class="button button-small button-primary" [disabled]="actions().busy()">
+          <button type="submit" class="button button-small button-primary" [disabled]="item().actions.busy()">
             {{ 'status.card.acknowledge' | transloco }}
           </button>
           <button type="button" class="button button-small" (click)="ack.close()">
@@ -234,27 +232,17 @@ export class SensorMenuComponent {
   private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
   private readonly router = inject(Router);
 
-  readonly sensor = input.required<Sensor>();
-  readonly actions = input.required<SensorActions>();
-  readonly canOperate = input(false);
-  readonly canEdit = input(false);
-  readonly canReorder = input(false);
-  /** Rearranging is not offered in this order: an inert item says why. */
-  readonly rearrangeHint = input(false);
-  readonly isFirst = input(false);
-  readonly isLast = input(false);
-  readonly moving = input(false);
-  /** -1: one place earlier; 1: one place later. */
-  readonly move = output<-1 | 1>();
+  /** The card or list row whose menu this is: its sensor, actions, permissions and move output. */
+  readonly item = input.required<SensorItem>();
 
   protected readonly open = signal(false);
   private readonly trigger = viewChild.required<ElementRef<HTMLButtonElement>>('trigger');
   protected readonly ack = viewChild.required<ElementRef<HTMLDialogElement>>('ack');
 
-  protected readonly runNow = () => void this.actions().runNow();
-  protected readonly toggle = () => void this.actions().toggle();
-  protected readonly moveUp = () => this.move.emit(-1);
-  protected readonly moveDown = () => this.move.emit(1);
+  protected readonly runNow = () => void this.item().actions.runNow();
+  protected readonly toggle = () => void this.item().actions.toggle();
+  protected readonly moveUp = () => this.item().move.emit(-1);
+  protected readonly moveDown = () => this.item().move.emit(1);
 
   protected toggleMenu(): void {
     if (this.open()) this.close(true);
@@ -308,14 +296,14 @@ export class SensorMenuComponent {
 
   protected openAck(): void {
     this.close(false);
-    this.actions().error.set(undefined);
+    this.item().actions.error.set(undefined);
     const dialog = this.ack().nativeElement;
     dialog.showModal();
     dialog.querySelector<HTMLInputElement>('input')?.focus();
   }
 
   protected async acknowledge(note: string): Promise<void> {
-    if (await this.actions().acknowledge(note)) this.ack().nativeElement.close();
+    if (await this.item().actions.acknowledge(note)) this.ack().nativeElement.close();
   }
 
   protected ackClosed(): void {
@@ -324,7 +312,7 @@ export class SensorMenuComponent {
 
   protected edit(): void {
     this.close(false);
-    void this.router.navigate(['/sensors', this.sensor().id, 'edit']);
+    void this.router.navigate(['/sensors', this.item().sensor().id, 'edit']);
   }
 
   private show(focusIndex: number): void {

@@ -38,7 +38,7 @@ export interface AcknowledgeRequest {
   imports: [DatePipe, RouterLink, TranslocoPipe],
   template: `
     <div class="table-scroll" role="region" tabindex="0" [attr.aria-labelledby]="captionId()">
-      <table class="incidents" role="table" data-testid="incident-table">
+      <table class="data-table incidents" role="table" data-testid="incident-table">
         <caption class="visually-hidden">
           <span [id]="captionId()">{{ caption() ?? ('incidents.table.caption' | transloco) }}</span>
         </caption>

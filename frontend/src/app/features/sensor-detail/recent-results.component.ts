@@ -12,7 +12,7 @@ import { formatLatency } from './latency';
   imports: [DatePipe, TranslocoPipe],
   template: `
     <div class="table-scroll" role="region" tabindex="0" aria-labelledby="results-caption">
-      <table role="table" data-testid="results-table">
+      <table class="data-table" role="table" data-testid="results-table">
         <caption id="results-caption" class="visually-hidden">
           {{
             'sensorDetail.results.caption' | transloco
@@ -65,28 +65,9 @@ import { formatLatency } from './latency';
     </div>
   `,
   styles: `
-    /* Positioned, so that visually hidden text inside stays within the scrolling box. */
-    .table-scroll {
-      position: relative;
-      overflow-x: auto;
-      max-inline-size: 100%;
-    }
-    table {
-      inline-size: 100%;
-      border-collapse: collapse;
-      font-size: 0.94rem;
-    }
     th,
     td {
       padding: 0.4rem 0.6rem;
-      border-block-end: 1px solid var(--border);
-      text-align: start;
-      vertical-align: top;
-    }
-    th {
-      color: var(--text-muted);
-      font-weight: 600;
-      white-space: nowrap;
     }
     .when,
     .outcome,
@@ -109,52 +90,17 @@ import { formatLatency } from './latency';
       min-inline-size: 12rem;
       overflow-wrap: anywhere;
     }
-    /*
-     * Phones: one block per result, each value after its column's name (the header row stays for
-     * screen readers; the explicit roles keep the table semantics that WebKit drops with display: block).
-     */
+    /* Phones (the stacking itself is the global .data-table's): the numbers align like the rest. */
     @media (max-width: 40rem) {
-      .table-scroll {
-        overflow-x: visible;
-      }
-      /* Visually hidden, taking no width (its natural width would widen the page). */
-      thead {
-        display: block;
-        position: absolute;
-        inline-size: 1px;
-        block-size: 1px;
-        overflow: hidden;
-        clip-path: inset(50%);
-        white-space: nowrap;
-      }
-      table,
-      tbody,
-      tr {
-        display: block;
-      }
       tr {
         padding-block: 0.45rem;
         border-block-end: 1px solid var(--border);
       }
       td,
       .number {
-        display: grid;
-        grid-template-columns: 7.5rem minmax(0, 1fr);
-        gap: 0.75rem;
-        min-inline-size: 0;
         padding: 0.1rem 0;
-        border-block-end: none;
         text-align: start;
         white-space: normal;
-      }
-      td::before {
-        content: attr(data-label);
-        /* Screen readers get the column header already: the label is for the eyes only. */
-        content: attr(data-label) / '';
-        color: var(--text-muted);
-        font-size: 0.9rem;
-        font-weight: 600;
-        overflow-wrap: break-word;
       }
     }
   `,

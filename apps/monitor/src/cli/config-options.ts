@@ -13,6 +13,14 @@ export abstract class ConfigOptions extends CommandRunner {
     return value;
   }
 
+  @Option({
+    flags: '--database-url <url>',
+    description: 'postgres:// URL of a PostgreSQL database (default: SQLite in the data directory)',
+  })
+  parseDatabaseUrl(value: string): string {
+    return value;
+  }
+
   @Option({ flags: '--config <file>', description: 'YAML configuration file' })
   parseConfig(value: string): string {
     return value;

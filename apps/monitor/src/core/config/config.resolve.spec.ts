@@ -52,6 +52,7 @@ function expectKeyError(run: () => unknown, key: string, ...fragments: string[])
 const DEFAULT_CONFIG: MonitorConfig = {
   listen: { host: '0.0.0.0', port: 8080 },
   data_dir: path.join(CWD, 'data'),
+  database_url: null,
   config_file: null,
   base_url: '',
   trust_proxy: false,
@@ -118,6 +119,18 @@ describe('resolveConfig precedence: defaults < file < environment < flags', () =
         file: path.join(CWD, 'from-file'),
         env: path.resolve('/var/lib/from-env'),
         flag: path.join(CWD, 'from-flag'),
+      },
+    },
+    {
+      key: 'database_url',
+      env: 'MONITOR_DATABASE_URL',
+      flag: 'databaseUrl',
+      given: { file: 'postgres://f@db/file', env: 'postgres://e@db/env', flag: 'postgresql://g@db/flag' },
+      expected: {
+        default: null,
+        file: 'postgres://f@db/file',
+        env: 'postgres://e@db/env',
+        flag: 'postgresql://g@db/flag',
       },
     },
     {
@@ -321,6 +334,31 @@ describe('data_dir', () => {
 
   it('refuses a blank flag', () => {
     expectKeyError(() => resolve({ flags: { dataDir: '' } }), 'data_dir', '--data-dir');
+  });
+});
+
+describe('database_url', () => {
+  it('keeps SQLite when empty or unset', () => {
+    expect(resolve({ file: { database_url: '' } }).database_url).toBeNull();
+    expect(resolve({ env: { MONITOR_DATABASE_URL: '' } }).database_url).toBeNull();
+    expect(resolve({ file: { database_url: null } }).database_url).toBeNull();
+  });
+
+  it.each([
+    ['mysql://u:hunter2pw@db/m'],
+    ['postgres:///no-host?password=hunter2pw'],
+    ['/var/lib/hunter2pw.db'],
+    [42],
+  ])('refuses %p without repeating it', (value) => {
+    for (const run of [
+      () => resolve({ file: { database_url: value } }),
+      () => resolve({ env: { MONITOR_DATABASE_URL: String(value) } }),
+      () => resolve({ flags: { databaseUrl: String(value) } }),
+    ]) {
+      const error = expectKeyError(run, 'database_url', 'postgres://');
+      expect(error.message).not.toContain('hunter2pw');
+      expect(error.message).not.toContain('42');
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { parseDurationSeconds } from '@monitor/domain';
+import { parsePostgresUrl } from '../database/database-url';
 import { checkReferences, readChannels, readMaintenance, readSensors, readSites } from './config-sections';
 import {
   CONFIG_DEFAULTS,
@@ -16,6 +17,7 @@ import {
 export interface ConfigFlags {
   listen?: string;
   dataDir?: string;
+  databaseUrl?: string;
   config?: string;
   logLevel?: string;
 }
@@ -31,6 +33,7 @@ export interface ConfigInputs {
 const FILE_KEYS = [
   'listen',
   'data_dir',
+  'database_url',
   'base_url',
   'trust_proxy',
   'log_level',
@@ -46,6 +49,7 @@ const RETENTION_KEYS = ['raw', 'hourly'] as const;
 const SCALAR_SOURCES = {
   listen: { env: 'MONITOR_LISTEN', flag: 'listen', flagName: '--listen' },
   data_dir: { env: 'MONITOR_DATA_DIR', flag: 'dataDir', flagName: '--data-dir' },
+  database_url: { env: 'MONITOR_DATABASE_URL', flag: 'databaseUrl', flagName: '--database-url' },
   base_url: { env: 'MONITOR_BASE_URL' },
   trust_proxy: { env: 'MONITOR_TRUST_PROXY' },
   log_level: { env: 'MONITOR_LOG_LEVEL', flag: 'logLevel', flagName: '--log-level' },
@@ -96,6 +100,7 @@ export function resolveConfig(inputs: ConfigInputs): MonitorConfig {
   return {
     listen: parseListen(layer('listen')),
     data_dir: parseDataDir(layer('data_dir'), inputs.cwd),
+    database_url: parseDatabaseUrl(layer('database_url')),
     config_file: inputs.file?.path ?? null,
     base_url: parseBaseUrl(layer('base_url')),
     trust_proxy: parseBoolean('trust_proxy', layer('trust_proxy')),
@@ -140,6 +145,17 @@ function parseDataDir({ value, origin }: Layered, cwd: string): string {
     throw invalid('data_dir', origin, `must be a directory path (got ${show(value)})`);
   }
   return path.resolve(cwd, value.trim());
+}
+
+/** Empty keeps SQLite. The message never repeats the value: it may hold a password. */
+function parseDatabaseUrl({ value, origin }: Layered): string | null {
+  if (value === null || value === '') return null;
+  if (typeof value === 'string' && parsePostgresUrl(value)) return value.trim();
+  throw invalid(
+    'database_url',
+    origin,
+    'must be a postgres:// or postgresql:// URL with a host, or empty for the embedded SQLite database',
+  );
 }
 
 function parseBaseUrl({ value, origin }: Layered): string {

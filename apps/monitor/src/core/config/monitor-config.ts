@@ -59,6 +59,11 @@ export interface ListenAddress {
 export interface MonitorConfig {
   listen: ListenAddress;
   data_dir: string;
+  /**
+   * A postgres:// URL selecting PostgreSQL, or null for the embedded SQLite file in data_dir.
+   * A secret (it may hold a password): never logged; shown only through maskDatabaseUrl.
+   */
+  database_url: string | null;
   /** Absolute path of the YAML file the configuration came from, or null. */
   config_file: string | null;
   base_url: string;
@@ -80,6 +85,7 @@ export type ConfigSource = 'default' | 'file' | 'env' | 'flag';
 export const CONFIG_DEFAULTS = {
   listen: '0.0.0.0:8080',
   data_dir: './data',
+  database_url: '',
   base_url: '',
   trust_proxy: false,
   log_level: 'info',

@@ -6,6 +6,7 @@ import type { MonitorConfig } from '../config/monitor-config';
 import { APP_LOGGER } from '../logging/logging.tokens';
 import type { AppLogger } from '../logging/logger';
 import { openDatabase } from './open-database';
+import { openPostgres } from './open-postgres';
 import { StorageHealth } from './storage-health';
 
 /**
@@ -48,7 +49,9 @@ export class DatabaseModule {
           provide: DataSource,
           inject: [MONITOR_CONFIG, StorageHealth],
           useFactory: (config: MonitorConfig, health: StorageHealth) =>
-            openDatabase(config.data_dir, entities, health),
+            config.database_url
+              ? openPostgres(config.database_url, entities)
+              : openDatabase(config.data_dir, entities, health),
         },
         DatabaseLifecycle,
         StorageHealth,

@@ -1,4 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { dialectOf } from '../dialect';
+import { POSTGRES_INITIAL_SCHEMA } from './postgres-initial-schema';
 
 /**
  * The schema for the whole specification. Timestamps are integer milliseconds since the epoch (UTC).
@@ -10,6 +12,10 @@ export class InitialSchema1763750000000 implements MigrationInterface {
   name = 'InitialSchema1763750000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    if (dialectOf(queryRunner) === 'postgres') {
+      for (const statement of POSTGRES_INITIAL_SCHEMA) await queryRunner.query(statement);
+      return;
+    }
     const statements = [
       `CREATE TABLE "installation_secrets" (
         "key" varchar PRIMARY KEY NOT NULL,

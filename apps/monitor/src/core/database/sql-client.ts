@@ -23,9 +23,14 @@ export interface SqlExecutor {
   run(sql: string, params?: readonly unknown[]): Promise<RunResult>;
 }
 
+export interface TransactionOptions {
+  /** A consistent snapshot for reading only: takes no write lock (SQLite) / REPEATABLE READ (PostgreSQL). */
+  readOnly?: boolean;
+}
+
 export interface SqlClient extends SqlExecutor {
   /** Runs `work` in one transaction: all of it commits, or none of it (the error is rethrown). */
-  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>, options?: TransactionOptions): Promise<T>;
 }
 
 /** `expr LIKE ?` folding ASCII letters only on both backends (SQLite's LIKE; PostgreSQL's ILIKE folds more). */
@@ -129,17 +134,21 @@ export class SqliteClient implements SqlClient {
   }
 
   /** `work` must use `tx`, never this client: its statements would wait for the transaction itself. */
-  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-    const result = this.queue.catch(() => undefined).then(() => this.inTransaction(work));
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    const result = this.queue.catch(() => undefined).then(() => this.inTransaction(work, options));
     this.queue = result;
     return result;
   }
 
-  private async inTransaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+  private async inTransaction<T>(
+    work: (tx: SqlExecutor) => Promise<T>,
+    options: TransactionOptions,
+  ): Promise<T> {
     // A synchronous transaction of a hot path never spans an await; TypeORM's may: wait it out.
     if (!(await connectionFree(this.db, OPEN_TRANSACTION_WAIT_MS)))
       throw Object.assign(new Error('the database stayed busy'), { code: 'SQLITE_BUSY' });
-    this.db.exec('BEGIN IMMEDIATE');
+    // A reader's snapshot starts at its first SELECT and never blocks the writers (WAL).
+    this.db.exec(options.readOnly ? 'BEGIN' : 'BEGIN IMMEDIATE');
     this.open = true;
     try {
       const value = await work(this.executor());
@@ -173,10 +182,10 @@ export class PostgresClient implements SqlClient {
     return { changes: result.rowCount ?? 0 };
   }
 
-  async transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: SqlExecutor) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     const client = await this.pool.connect();
     try {
-      await client.query('BEGIN');
+      await client.query(options.readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
       const value = await work(clientExecutor(client));
       await client.query('COMMIT');
       client.release();

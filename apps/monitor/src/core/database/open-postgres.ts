@@ -1,8 +1,9 @@
-import { types } from 'pg';
+import { types, type Pool, type PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import type { EntitySchema, MixedList } from 'typeorm';
 import { StartupError } from '../process/startup-error';
 import { databaseHost, parsePostgresUrl } from './database-url';
+import { markDatabaseError } from './storage-errors';
 import { MIGRATION_NAMES, MIGRATIONS } from './migrations';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -49,6 +50,7 @@ export async function openPostgres(url: string, entities: Entities): Promise<Dat
   } catch (error) {
     throw new StartupError(`cannot connect to database at ${host}: ${describePgError(error, url)}`);
   }
+  tagConnectionErrors((dataSource.driver as unknown as { master: Pool }).master);
   try {
     await migrateUnderLock(dataSource, database);
   } catch (error) {
@@ -57,6 +59,24 @@ export async function openPostgres(url: string, entities: Entities): Promise<Dat
     throw new StartupError(`cannot migrate database ${database} at ${host}: ${describePgError(error, url)}`);
   }
   return dataSource;
+}
+
+type ConnectCallback = (error: Error | undefined, client: PoolClient | undefined, done: () => void) => void;
+
+/**
+ * A pool that cannot connect fails with the network's code (ECONNREFUSED); marked as the database's,
+ * such an error answers 503 like any storage failure instead of 500.
+ */
+function tagConnectionErrors(pool: Pool): void {
+  const connect = pool.connect.bind(pool) as (callback?: ConnectCallback) => Promise<PoolClient> | undefined;
+  const tagged = (callback?: ConnectCallback) => {
+    if (callback)
+      return connect((error, client, done) => callback(error && markDatabaseError(error), client, done));
+    return connect()?.catch((error: unknown) => {
+      throw markDatabaseError(error);
+    });
+  };
+  pool.connect = tagged as Pool['connect'];
 }
 
 async function migrateUnderLock(dataSource: DataSource, database: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { QueryFailedError } from 'typeorm';
-import { classifyStorageError, storageErrorResponse } from './storage-errors';
+import { classifyStorageError, markDatabaseError, storageErrorResponse } from './storage-errors';
 
 const sqlite = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 
@@ -61,5 +61,45 @@ describe('storageErrorResponse', () => {
       message: 'database temporarily unavailable (SQLITE_BUSY); nothing was saved, try again',
     });
     expect(storageErrorResponse(sqlite('SQLITE_CONSTRAINT'))).toBeNull();
+  });
+});
+
+describe('classifyStorageError on PostgreSQL', () => {
+  const pg = (code: string | undefined, message = 'x') => Object.assign(new Error(message), { code });
+
+  it.each(['08006', '08001', '57P01', '57P03', '53300'])(
+    'SQLSTATE %s is an unreachable server: 503',
+    (code) => {
+      expect(classifyStorageError(pg(code))).toMatchObject({ status: 503, code });
+      expect(storageErrorResponse(pg(code))?.message).toBe(
+        `the database server cannot be reached (${code}); nothing was read or saved, try again`,
+      );
+    },
+  );
+
+  it('reads a full disk (53100) as 507 and a read-only server (25006) as 503', () => {
+    expect(classifyStorageError(pg('53100'))).toMatchObject({ status: 507 });
+    expect(classifyStorageError(pg('25006'))).toMatchObject({ status: 503 });
+  });
+
+  it("takes the driver's connection messages, which carry no code", () => {
+    expect(classifyStorageError(pg(undefined, 'Connection terminated unexpectedly'))).toMatchObject({
+      status: 503,
+      code: 'PG_CONNECTION',
+    });
+    expect(classifyStorageError(pg(undefined, 'timeout exceeded when trying to connect'))).toMatchObject({
+      status: 503,
+    });
+  });
+
+  it('counts a network code as the database only when the pool marked it', () => {
+    expect(classifyStorageError(pg('ECONNREFUSED'))).toBeNull();
+    expect(classifyStorageError(markDatabaseError(pg('ECONNREFUSED')))).toMatchObject({ status: 503 });
+    const wrapped = new QueryFailedError('SELECT 1', [], markDatabaseError(pg('ECONNRESET')));
+    expect(classifyStorageError(wrapped)).toMatchObject({ status: 503, code: 'ECONNRESET' });
+  });
+
+  it.each(['23505', '42P01', '22P02'])('SQLSTATE %s is not about storage', (code) => {
+    expect(classifyStorageError(pg(code))).toBeNull();
   });
 });

@@ -14,10 +14,18 @@ function documented(rule: FieldRule): Record<string, unknown> | null {
       return { maxLength: (rule as TextRule).maxLength };
     case 'choice':
       return { enum: [...(rule as FieldRule & { choices: readonly string[] }).choices] };
+    case 'strings':
+      return {
+        type: 'array',
+        items: {
+          type: 'string',
+          minLength: 1,
+          maxLength: (rule as FieldRule & { maxLength: number }).maxLength,
+        },
+      };
     case 'boolean':
     case 'object':
     case 'list':
-    case 'strings':
       return null;
   }
 }

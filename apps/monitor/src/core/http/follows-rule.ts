@@ -7,8 +7,9 @@ import { ValidateBy } from 'class-validator';
 function documented(rule: FieldRule): Record<string, unknown> | null {
   switch (rule.kind) {
     case 'integer': {
-      const { min, max, fallback } = rule as IntegerRule;
-      return { minimum: min, maximum: max, default: fallback };
+      // No `default`: generated clients would read a field with a default as required in a body.
+      const { min, max } = rule as IntegerRule;
+      return { minimum: min, maximum: max };
     }
     case 'text':
       return { maxLength: (rule as TextRule).maxLength };

@@ -6,6 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { Sensor } from '@monitor/contracts';
+import {
+  SENSOR_DEFAULTS,
+  SENSOR_GROUP,
+  SENSOR_INTERVAL,
+  SENSOR_NAME,
+  SENSOR_REMINDER_EVERY,
+  SENSOR_RETRIES,
+  SENSOR_TARGET,
+} from '@monitor/domain/sensor.definition';
 import { startDnsServer } from '@monitor/probes/testing/dns-server';
 import type { Page } from 'playwright-core';
 
@@ -312,6 +321,44 @@ describe('Sensor editor (built server and dashboard, real Chromium)', () => {
       await page.setViewportSize({ width: 1280, height: 900 });
     }
     expect(await seriousAxeViolations(page)).toEqual([]);
+    const unexpected = problems.filter((line) => !/status of 400/.test(line));
+    expect(unexpected).toEqual([]);
+  });
+
+  it('takes bounds, lengths and defaults from the sensor definition the server checks', async () => {
+    await openNew('http');
+    for (const [selector, rule] of [
+      ['#sensor-interval', SENSOR_INTERVAL],
+      ['#sensor-retries', SENSOR_RETRIES],
+      ['#sensor-reminder', SENSOR_REMINDER_EVERY],
+    ] as const) {
+      const field = page.locator(selector);
+      await expect(field.getAttribute('min')).resolves.toBe(String(rule.min));
+      await expect(field.getAttribute('max')).resolves.toBe(String(rule.max));
+      await expect(field.inputValue()).resolves.toBe(String(rule.fallback));
+      const hint = await page
+        .locator(`#${(await field.getAttribute('aria-describedby')) ?? ''}`)
+        .textContent();
+      expect(hint).toContain(String(rule.max));
+    }
+    expect(SENSOR_DEFAULTS.interval).toBe(SENSOR_INTERVAL.fallback);
+    for (const [selector, length] of [
+      ['#sensor-name', SENSOR_NAME.maxLength],
+      ['#sensor-target', SENSOR_TARGET.maxLength],
+      ['#sensor-group', SENSOR_GROUP.maxLength],
+    ] as const) {
+      await expect(page.locator(selector).getAttribute('maxlength')).resolves.toBe(String(length));
+    }
+
+    // One past the bound the form allows is refused by the server with the definition's sentence.
+    await fillCommon('Too slow', `http://127.0.0.1:${httpPort}/health`);
+    await page.locator('#sensor-interval').fill(String(SENSOR_INTERVAL.max + 1));
+    await page.getByRole('button', { name: 'Validate', exact: true }).click();
+    const refused = page.getByTestId('sensor-check-error');
+    await refused.waitFor();
+    expect(await refused.textContent()).toContain(
+      `interval must be an integer from ${SENSOR_INTERVAL.min} to ${SENSOR_INTERVAL.max}`,
+    );
     const unexpected = problems.filter((line) => !/status of 400/.test(line));
     expect(unexpected).toEqual([]);
   });

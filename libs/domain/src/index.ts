@@ -7,3 +7,6 @@ export * from './template';
 export * from './alert-message';
 export * from './stored-secrets';
 export * from './history';
+export * from './field-rules';
+export * from './sensor.definition';
+export * from './channel.definition';

@@ -1,3 +1,4 @@
+import { CHANNEL_TYPES } from '@monitor/domain';
 import { createNotifierCatalogue } from './catalogue';
 import * as api from './index';
 
@@ -58,5 +59,11 @@ describe('NotifierCatalogue', () => {
     expect(typeof api.deliverWithRetries).toBe('function');
     expect(typeof api.DeliveryError).toBe('function');
     expect(api.scrubSecrets('a TOKEN b', [{ value: 'TOKEN', mask: '<t>' }])).toBe('a <t> b');
+  });
+});
+
+describe('the catalogue and the channel definition', () => {
+  it('registers exactly the definition type ids, in its order', () => {
+    expect(createNotifierCatalogue().types()).toEqual([...CHANNEL_TYPES]);
   });
 });

@@ -1,3 +1,4 @@
+import { CHANNEL_TYPES, type ChannelType } from '@monitor/domain';
 import { BotMessengerNotifier } from './bot-messenger.notifier';
 import { ChatWebhookANotifier } from './chat-webhook-a.notifier';
 import { ChatWebhookBNotifier } from './chat-webhook-b.notifier';
@@ -40,14 +41,20 @@ export class NotifierCatalogue {
   }
 }
 
-/** Every sender of this build, one per channel type. */
+/**
+ * One sender per channel type of the channel definition (libs/domain): a type without a sender,
+ * or a sender for a type the definition does not list, does not compile.
+ */
+const SENDERS: { readonly [T in ChannelType]: () => Notifier & { readonly type: T } } = {
+  bot_messenger: () => new BotMessengerNotifier(),
+  chat_webhook_a: () => new ChatWebhookANotifier(),
+  federated_chat: () => new FederatedChatNotifier(),
+  push_topic: () => new PushTopicNotifier(),
+  chat_webhook_b: () => new ChatWebhookBNotifier(),
+  webhook: () => new WebhookNotifier(),
+};
+
+/** Every sender of this build, one per channel type, in the definition's order. */
 export function createNotifierCatalogue(): NotifierCatalogue {
-  return new NotifierCatalogue([
-    new BotMessengerNotifier(),
-    new ChatWebhookANotifier(),
-    new FederatedChatNotifier(),
-    new PushTopicNotifier(),
-    new ChatWebhookBNotifier(),
-    new WebhookNotifier(),
-  ]);
+  return new NotifierCatalogue(CHANNEL_TYPES.map((type) => SENDERS[type]()));
 }

@@ -1,3 +1,4 @@
+import { SENSOR_TYPES, type SensorType } from '@monitor/contracts';
 import { DnsProbe } from './dns/dns.probe';
 import { DockerProbe } from './docker/docker.probe';
 import { HttpProbe } from './http/http.probe';
@@ -32,14 +33,20 @@ export class ProbeCatalogue {
   }
 }
 
-/** Every probe of this build, one per sensor type. */
+/**
+ * One probe per sensor type of the sensor definition (SENSOR_TYPES, which the dashboard imports
+ * too): a type without a probe, or a probe for a type not listed, does not compile.
+ */
+const PROBES: { readonly [T in SensorType]: () => Probe & { readonly type: T } } = {
+  http: () => new HttpProbe(),
+  tcp: () => new TcpProbe(),
+  ping: () => new PingProbe(),
+  dns: () => new DnsProbe(),
+  docker: () => new DockerProbe(),
+  snmp: () => new SnmpProbe(),
+};
+
+/** Every probe of this build, one per sensor type, in the definition's order. */
 export function createProbeCatalogue(): ProbeCatalogue {
-  return new ProbeCatalogue([
-    new HttpProbe(),
-    new TcpProbe(),
-    new PingProbe(),
-    new DnsProbe(),
-    new DockerProbe(),
-    new SnmpProbe(),
-  ]);
+  return new ProbeCatalogue(SENSOR_TYPES.map((type) => PROBES[type]()));
 }

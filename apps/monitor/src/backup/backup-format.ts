@@ -10,7 +10,17 @@ import type {
   BackupSensor,
 } from '@monitor/contracts';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, BACKUP_TABLES } from '@monitor/contracts';
-import { InvalidInputError } from '@monitor/domain';
+import {
+  CHANNEL_DEFAULTS,
+  CHANNEL_FIELDS,
+  type ChannelType,
+  type FieldRule,
+  InvalidInputError,
+  normalizeTags,
+  SENSOR_DEFAULTS,
+  SENSOR_FIELDS,
+  type SensorType,
+} from '@monitor/domain';
 import { MIGRATION_NAMES } from '../core/database/migrations';
 
 /**
@@ -280,6 +290,15 @@ export class RowReader {
     return this.get(field);
   }
 
+  /** A field of the sensor or channel definition; absent or null takes the fallback when there is one. */
+  follows<T>(field: string, rule: FieldRule, fallback?: T): T {
+    const value = this.get(field);
+    if ((value === undefined || value === null) && fallback !== undefined) return fallback;
+    const problem = rule.check(value);
+    if (problem !== null) throw this.fail(`${field} ${problem}`);
+    return value as T;
+  }
+
   string(field: string, options: { fallback?: string; max?: number; nonEmpty?: boolean } = {}): string {
     const value = this.get(field);
     if (value === undefined && options.fallback !== undefined) return options.fallback;
@@ -429,16 +448,20 @@ export interface ChannelRow extends BackupChannel {
 
 export function readChannel(index: number, row: unknown): ChannelRow {
   const r = new RowReader('channels', index, row);
-  const name = r.string('name', { nonEmpty: true, max: 200 }).trim();
+  const name = r.follows<string>('name', CHANNEL_FIELDS.name).trim();
   r.named(name);
   const channel: ChannelRow = {
     name,
     seq: r.int('seq', 1, 1_000_000, 1),
-    type: r.string('type', { nonEmpty: true, max: 100 }),
-    config: r.object('config', {}),
-    enabled: r.bool('enabled', true),
-    title_template: r.string('title_template', { fallback: '', max: 10_000 }),
-    body_template: r.string('body_template', { fallback: '', max: 10_000 }),
+    type: r.follows<ChannelType>('type', CHANNEL_FIELDS.type),
+    config: r.follows('config', CHANNEL_FIELDS.config, { ...CHANNEL_DEFAULTS.config }),
+    enabled: r.follows('enabled', CHANNEL_FIELDS.enabled, CHANNEL_DEFAULTS.enabled),
+    title_template: r.follows(
+      'title_template',
+      CHANNEL_FIELDS.title_template,
+      CHANNEL_DEFAULTS.title_template,
+    ),
+    body_template: r.follows('body_template', CHANNEL_FIELDS.body_template, CHANNEL_DEFAULTS.body_template),
   };
   r.done();
   return channel;
@@ -453,28 +476,27 @@ export interface SensorRow extends BackupSensor {
 
 export function readSensor(index: number, row: unknown): SensorRow {
   const r = new RowReader('sensors', index, row);
-  const name = r.string('name', { nonEmpty: true, max: 200 }).trim();
+  const name = r.follows<string>('name', SENSOR_FIELDS.name).trim();
   r.named(name);
-  const tags = r.array('tags', []);
-  if (!tags.every((t) => typeof t === 'string' && t.length <= 100))
-    throw r.fail('tags must be an array of strings of at most 100 characters');
   const parentValue = r.raw('parent');
   const parent = parentValue === undefined || parentValue === null ? null : r.ref('parent', parentValue);
   const sensor: SensorRow = {
     name,
     seq: r.int('seq', 1, 1_000_000, 1),
-    type: r.string('type', { nonEmpty: true, max: 100 }),
-    target: r.string('target', { nonEmpty: true, max: 2000 }).trim(),
-    interval: r.int('interval', 1, 86_400, 60),
-    retries: r.int('retries', 1, 100, 3),
-    reminder_every: r.int('reminder_every', 0, 604_800, 0),
-    group: r.string('group', { fallback: '', max: 200 }).trim(),
-    tags: [...new Set((tags as string[]).map((t) => t.trim()).filter(Boolean))],
-    site: r.string('site', { fallback: '', max: 200 }).trim(),
+    type: r.follows<SensorType>('type', SENSOR_FIELDS.type),
+    target: r.follows<string>('target', SENSOR_FIELDS.target).trim(),
+    interval: r.follows('interval', SENSOR_FIELDS.interval, SENSOR_DEFAULTS.interval),
+    retries: r.follows('retries', SENSOR_FIELDS.retries, SENSOR_DEFAULTS.retries),
+    reminder_every: r.follows('reminder_every', SENSOR_FIELDS.reminder_every, SENSOR_DEFAULTS.reminder_every),
+    group: r.follows('group', SENSOR_FIELDS.group, SENSOR_DEFAULTS.group).trim(),
+    tags: normalizeTags(r.follows('tags', SENSOR_FIELDS.tags, SENSOR_DEFAULTS.tags)),
+    site: r.follows('site', SENSOR_FIELDS.site, SENSOR_DEFAULTS.site).trim(),
     parent,
-    enabled: r.bool('enabled', true),
-    options: r.object('options', {}),
-    channels: r.array('channels', []).map((ref) => r.ref('channels', ref)),
+    enabled: r.follows('enabled', SENSOR_FIELDS.enabled, SENSOR_DEFAULTS.enabled),
+    options: r.follows('options', SENSOR_FIELDS.options, { ...SENSOR_DEFAULTS.options }),
+    channels: r
+      .follows<unknown[]>('channels', SENSOR_FIELDS.channels, [])
+      .map((ref) => r.ref('channels', ref)),
     sort_order: r.int('sort_order', 0, Number.MAX_SAFE_INTEGER, 0),
     sample: r.bool('sample', false),
   };

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  CHANNEL_DEFAULTS,
   ConflictError,
   InvalidInputError,
   maskSecrets,
@@ -134,10 +135,10 @@ export class ChannelsService {
     const draft: ChannelDraft = {
       name: (input.name ?? stored?.name ?? '').trim(),
       type: input.type ?? stored?.type ?? '',
-      config: { ...(input.config ?? stored?.config ?? {}) },
-      enabled: input.enabled ?? stored?.enabled ?? true,
-      title_template: input.title_template ?? stored?.titleTemplate ?? '',
-      body_template: input.body_template ?? stored?.bodyTemplate ?? '',
+      config: { ...(input.config ?? stored?.config ?? CHANNEL_DEFAULTS.config) },
+      enabled: input.enabled ?? stored?.enabled ?? CHANNEL_DEFAULTS.enabled,
+      title_template: input.title_template ?? stored?.titleTemplate ?? CHANNEL_DEFAULTS.title_template,
+      body_template: input.body_template ?? stored?.bodyTemplate ?? CHANNEL_DEFAULTS.body_template,
     };
     if (!draft.name) throw new InvalidInputError('name is required');
     if (!draft.type) throw new InvalidInputError('type is required');

@@ -1,4 +1,10 @@
-import { InvalidInputError, maskSecrets, restoreSecrets } from '@monitor/domain';
+import {
+  InvalidInputError,
+  maskSecrets,
+  normalizeTags,
+  restoreSecrets,
+  SENSOR_DEFAULTS,
+} from '@monitor/domain';
 import type { ProbeCatalogue } from '@monitor/probes';
 import type { SensorInputDto } from './dto/sensor.dto';
 
@@ -19,18 +25,19 @@ export interface SensorDraft {
   parent_id: number | null;
 }
 
-export const SENSOR_DRAFT_DEFAULTS: Omit<SensorDraft, 'name' | 'type' | 'target'> = {
-  interval: 60,
-  retries: 3,
-  reminder_every: 0,
-  group: '',
-  tags: [],
-  site: '',
-  enabled: true,
-  options: {},
+/** A fresh copy of the definition's defaults for every new draft. */
+const draftDefaults = (): Omit<SensorDraft, 'name' | 'type' | 'target'> => ({
+  interval: SENSOR_DEFAULTS.interval,
+  retries: SENSOR_DEFAULTS.retries,
+  reminder_every: SENSOR_DEFAULTS.reminder_every,
+  group: SENSOR_DEFAULTS.group,
+  tags: [...SENSOR_DEFAULTS.tags],
+  site: SENSOR_DEFAULTS.site,
+  enabled: SENSOR_DEFAULTS.enabled,
+  options: { ...SENSOR_DEFAULTS.options },
   channels: [],
-  parent_id: null,
-};
+  parent_id: SENSOR_DEFAULTS.parent,
+});
 
 /**
  * PUT semantics: every field optional; an absent field keeps the stored value; "" and [] clear.
@@ -41,7 +48,7 @@ export function mergeDraft(
   input: SensorInputDto,
   catalogue: ProbeCatalogue,
 ): SensorDraft {
-  const base: SensorDraft = stored ?? { name: '', type: '', target: '', ...SENSOR_DRAFT_DEFAULTS };
+  const base: SensorDraft = stored ?? { name: '', type: '', target: '', ...draftDefaults() };
   const draft: SensorDraft = {
     name: (input.name ?? base.name).trim(),
     type: input.type ?? base.type,
@@ -50,7 +57,7 @@ export function mergeDraft(
     retries: input.retries ?? base.retries,
     reminder_every: input.reminder_every ?? base.reminder_every,
     group: (input.group ?? base.group).trim(),
-    tags: input.tags ? [...new Set(input.tags.map((t) => t.trim()).filter(Boolean))] : base.tags,
+    tags: input.tags ? normalizeTags(input.tags) : base.tags,
     site: (input.site ?? base.site).trim(),
     enabled: input.enabled ?? base.enabled,
     options: input.options ? { ...input.options } : base.options,

@@ -1,25 +1,21 @@
-import { Allow, IsBoolean, IsIn, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
+import { CHANNEL_FIELDS } from '@monitor/domain';
+import { Allow, IsOptional } from 'class-validator';
+import { FollowsRule } from '../../core/http/follows-rule';
 
-const TYPES = [
-  'bot_messenger',
-  'chat_webhook_a',
-  'federated_chat',
-  'push_topic',
-  'chat_webhook_b',
-  'webhook',
-];
-
-/** Channel fields for POST (name, type and config required) and PUT (absent fields keep their value). */
+/**
+ * Channel fields for POST (name, type and config required) and PUT (absent fields keep their value).
+ * Types, lengths and messages come from the channel definition in libs/domain.
+ */
 export class ChannelInputDto {
-  @IsOptional() @IsString() @MaxLength(200) name?: string;
-  @IsOptional() @IsIn(TYPES, { message: `type must be one of ${TYPES.join(', ')}` }) type?: string;
+  @IsOptional() @FollowsRule(CHANNEL_FIELDS.name) name?: string;
+  @IsOptional() @FollowsRule(CHANNEL_FIELDS.type) type?: string;
   /** Type-specific fields (see GET /api/channel-types); secret ones read "__stored__" and sending that back keeps them. */
-  @IsOptional() @IsObject() config?: Record<string, unknown>;
-  @IsOptional() @IsBoolean() enabled?: boolean;
+  @IsOptional() @FollowsRule(CHANNEL_FIELDS.config) config?: Record<string, unknown>;
+  @IsOptional() @FollowsRule(CHANNEL_FIELDS.enabled) enabled?: boolean;
   /** Go text/template for the title; empty uses the built-in wording. */
-  @IsOptional() @IsString() @MaxLength(4000) title_template?: string;
+  @IsOptional() @FollowsRule(CHANNEL_FIELDS.title_template) title_template?: string;
   /** Go text/template for the message body; empty uses the built-in wording. */
-  @IsOptional() @IsString() @MaxLength(16000) body_template?: string;
+  @IsOptional() @FollowsRule(CHANNEL_FIELDS.body_template) body_template?: string;
 
   // Read-only fields: accepted (a GET response can be sent back) and ignored.
   @Allow() id?: unknown;

@@ -1,12 +1,18 @@
 import {
-  CHANNEL_TYPES,
+  CHANNEL_DEFAULTS,
+  CHANNEL_FIELDS,
+  type ChannelType,
+  type FieldRule,
+  normalizeTags,
+  SENSOR_DEFAULTS,
+  SENSOR_FIELDS,
+  type SensorType,
+} from '@monitor/domain';
+import {
   ChannelDeclaration,
   ConfigError,
   keyLabel,
   MaintenanceDeclaration,
-  SENSOR_BOUNDS,
-  SENSOR_DEFAULTS,
-  SENSOR_TYPES,
   SensorDeclaration,
   SITE_KINDS,
   SiteDeclaration,
@@ -50,6 +56,31 @@ class ItemReader {
     return (value as string).trim();
   }
 
+  /** A field of the sensor or channel definition: absent or null takes the default. */
+  follows<T>(name: string, rule: FieldRule, fallback: T): T {
+    const value = this.item[name];
+    if (value === undefined || value === null) return fallback;
+    const problem = rule.check(value);
+    if (problem !== null) fail(this.key(name), `${problem} (got ${describe(value)})`);
+    return value as T;
+  }
+
+  /** A required text field of a definition, trimmed; anything but a non-blank string is "required". */
+  requiredText(name: string, rule: FieldRule): string {
+    const value = this.item[name];
+    if (typeof value !== 'string' || value.trim() === '')
+      fail(this.key(name), 'required, a non-empty string');
+    return this.follows(name, rule, '').trim();
+  }
+
+  /** A required field of a definition with no text to trim (a type). */
+  required<T>(name: string, rule: FieldRule): T {
+    const value = this.item[name];
+    const problem = rule.check(value);
+    if (problem !== null) fail(this.key(name), `${problem} (got ${describe(value)})`);
+    return value as T;
+  }
+
   string(name: string, fallback = ''): string {
     const value = this.item[name];
     if (value === undefined || value === null) return fallback;
@@ -63,22 +94,6 @@ class ItemReader {
       fail(this.key(name), `must be one of ${choices.join(', ')} (got ${describe(value)})`);
     }
     return value as T;
-  }
-
-  boolean(name: string, fallback: boolean): boolean {
-    const value = this.item[name];
-    if (value === undefined || value === null) return fallback;
-    if (typeof value !== 'boolean') fail(this.key(name), `must be true or false (got ${describe(value)})`);
-    return value as boolean;
-  }
-
-  integer(name: string, fallback: number, [min, max]: readonly [number, number]): number {
-    const value = this.item[name];
-    if (value === undefined || value === null) return fallback;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-      fail(this.key(name), `must be an integer from ${min} to ${max} (got ${describe(value)})`);
-    }
-    return value as number;
   }
 
   coordinate(name: string, limit: number): number | null {
@@ -168,52 +183,43 @@ export function readSites(raw: unknown): SiteDeclaration[] {
 
 export function readChannels(raw: unknown): ChannelDeclaration[] {
   return readList('channels', raw, (open) => {
-    const r = open(['name', 'type', 'config', 'enabled', 'title_template', 'body_template']);
+    const r = open(Object.keys(CHANNEL_FIELDS));
     return {
-      name: r.name(),
-      type: r.oneOf('type', CHANNEL_TYPES),
+      name: r.requiredText('name', CHANNEL_FIELDS.name),
+      type: r.required<ChannelType>('type', CHANNEL_FIELDS.type),
       config: r.object('config'),
-      enabled: r.boolean('enabled', true),
-      title_template: r.string('title_template'),
-      body_template: r.string('body_template'),
+      enabled: r.follows('enabled', CHANNEL_FIELDS.enabled, CHANNEL_DEFAULTS.enabled),
+      title_template: r.follows(
+        'title_template',
+        CHANNEL_FIELDS.title_template,
+        CHANNEL_DEFAULTS.title_template,
+      ),
+      body_template: r.follows('body_template', CHANNEL_FIELDS.body_template, CHANNEL_DEFAULTS.body_template),
     };
   });
 }
 
 export function readSensors(raw: unknown): SensorDeclaration[] {
   return readList('sensors', raw, (open) => {
-    const r = open([
-      'name',
-      'type',
-      'target',
-      'interval',
-      'retries',
-      'reminder_every',
-      'group',
-      'tags',
-      'site',
-      'enabled',
-      'options',
-      'channels',
-    ]);
-    const name = r.name();
-    const target = r.string('target').trim();
-    if (target === '') r.refuse('target', 'required, a non-empty string');
+    const r = open(Object.keys(SENSOR_FIELDS));
+    const name = r.requiredText('name', SENSOR_FIELDS.name);
+    const type = r.required<SensorType>('type', SENSOR_FIELDS.type);
+    const target = r.requiredText('target', SENSOR_FIELDS.target);
     return {
       name,
-      type: r.oneOf('type', SENSOR_TYPES),
+      type,
       target,
-      interval: r.integer('interval', SENSOR_DEFAULTS.interval, SENSOR_BOUNDS.interval),
-      retries: r.integer('retries', SENSOR_DEFAULTS.retries, SENSOR_BOUNDS.retries),
-      reminder_every: r.integer(
+      interval: r.follows('interval', SENSOR_FIELDS.interval, SENSOR_DEFAULTS.interval),
+      retries: r.follows('retries', SENSOR_FIELDS.retries, SENSOR_DEFAULTS.retries),
+      reminder_every: r.follows(
         'reminder_every',
+        SENSOR_FIELDS.reminder_every,
         SENSOR_DEFAULTS.reminder_every,
-        SENSOR_BOUNDS.reminder_every,
       ),
-      group: r.string('group'),
-      tags: r.strings('tags'),
-      site: r.string('site'),
-      enabled: r.boolean('enabled', true),
+      group: r.follows('group', SENSOR_FIELDS.group, SENSOR_DEFAULTS.group).trim(),
+      tags: normalizeTags(r.follows('tags', SENSOR_FIELDS.tags, SENSOR_DEFAULTS.tags)),
+      site: r.follows('site', SENSOR_FIELDS.site, SENSOR_DEFAULTS.site).trim(),
+      enabled: r.follows('enabled', SENSOR_FIELDS.enabled, SENSOR_DEFAULTS.enabled),
       options: r.object('options'),
       channels: r.strings('channels'),
     };

@@ -1,15 +1,10 @@
+import type { ChannelType, SensorType } from '@monitor/domain';
+
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export const SENSOR_TYPES = ['http', 'tcp', 'ping', 'dns', 'docker', 'snmp'] as const;
-export const CHANNEL_TYPES = [
-  'bot_messenger',
-  'chat_webhook_a',
-  'federated_chat',
-  'push_topic',
-  'chat_webhook_b',
-  'webhook',
-] as const;
+// The sensor and channel sections follow the definitions in libs/domain (config-sections.ts).
+export { CHANNEL_TYPES, SENSOR_TYPES } from '@monitor/domain';
 export const SITE_KINDS = ['local', 'external'] as const;
 
 export interface SiteDeclaration {
@@ -21,7 +16,7 @@ export interface SiteDeclaration {
 
 export interface ChannelDeclaration {
   name: string;
-  type: (typeof CHANNEL_TYPES)[number];
+  type: ChannelType;
   config: Record<string, unknown>;
   enabled: boolean;
   title_template: string;
@@ -30,7 +25,7 @@ export interface ChannelDeclaration {
 
 export interface SensorDeclaration {
   name: string;
-  type: (typeof SENSOR_TYPES)[number];
+  type: SensorType;
   target: string;
   interval: number;
   retries: number;
@@ -93,18 +88,6 @@ export const CONFIG_DEFAULTS = {
   puid: 500,
   pgid: 500,
   umask: '022',
-} as const;
-
-export const SENSOR_DEFAULTS = {
-  interval: 60,
-  retries: 3,
-  reminder_every: 0,
-} as const;
-
-export const SENSOR_BOUNDS = {
-  interval: [1, 86400],
-  retries: [1, 100],
-  reminder_every: [0, 604800],
 } as const;
 
 export class ConfigError extends Error {

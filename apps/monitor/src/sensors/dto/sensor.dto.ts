@@ -1,63 +1,43 @@
 import type { SensorInput, SensorType } from '@monitor/contracts';
-import { SENSOR_TYPES } from '@monitor/contracts';
+import { SENSOR_FIELDS } from '@monitor/domain';
 import {
   Allow,
   IsArray,
   IsBoolean,
-  IsIn,
   IsInt,
-  IsObject,
   IsOptional,
   IsString,
-  Max,
   MaxLength,
-  Min,
   ValidateIf,
 } from 'class-validator';
-
-const bounds = (field: string, min: number, max: number) => ({
-  message: `${field} must be an integer from ${min} to ${max}`,
-});
+import { FollowsRule } from '../../core/http/follows-rule';
 
 /**
  * Sensor fields for POST (name, type and target required) and PUT (every field optional: absent
- * keeps, "" and [] clear). Read-only fields are accepted and ignored.
+ * keeps, "" and [] clear). Read-only fields are accepted and ignored. Bounds, lengths and messages
+ * come from the sensor definition in libs/domain, which the configuration file and backup readers share.
  */
 export class SensorInputDto implements SensorInput {
-  @IsOptional() @IsString() @MaxLength(200) name?: string;
-  @IsOptional()
-  @IsIn(SENSOR_TYPES, { message: `type must be one of ${SENSOR_TYPES.join(', ')}` })
-  type?: SensorType;
+  @IsOptional() @FollowsRule(SENSOR_FIELDS.name) name?: string;
+  @IsOptional() @FollowsRule(SENSOR_FIELDS.type) type?: SensorType;
   /** What is probed: a URL for http, host:port for tcp, a host for ping, a name for dns, a container for docker, a host for snmp. */
-  @IsOptional() @IsString() @MaxLength(2000) target?: string;
-  /** Seconds between probes, 1 to 86400 (default 60). */
-  @IsOptional()
-  @IsInt(bounds('interval', 1, 86400))
-  @Min(1, bounds('interval', 1, 86400))
-  @Max(86400, bounds('interval', 1, 86400))
-  interval?: number;
-  /** Consecutive failures before down, 1 to 100 (default 3). */
-  @IsOptional()
-  @IsInt(bounds('retries', 1, 100))
-  @Min(1, bounds('retries', 1, 100))
-  @Max(100, bounds('retries', 1, 100))
-  retries?: number;
-  /** Seconds between reminders while down, 0 (off) to 604800. */
-  @IsOptional()
-  @IsInt(bounds('reminder_every', 0, 604800))
-  @Min(0, bounds('reminder_every', 0, 604800))
-  @Max(604800, bounds('reminder_every', 0, 604800))
-  reminder_every?: number;
-  @IsOptional() @IsString() @MaxLength(200) group?: string;
-  @IsOptional() @IsArray() @IsString({ each: true }) @MaxLength(100, { each: true }) tags?: string[];
+  @IsOptional() @FollowsRule(SENSOR_FIELDS.target) target?: string;
+  /** Seconds between probes. */
+  @IsOptional() @FollowsRule(SENSOR_FIELDS.interval) interval?: number;
+  /** Consecutive failures before down. */
+  @IsOptional() @FollowsRule(SENSOR_FIELDS.retries) retries?: number;
+  /** Seconds between reminders while down, 0 (off). */
+  @IsOptional() @FollowsRule(SENSOR_FIELDS.reminder_every) reminder_every?: number;
+  @IsOptional() @FollowsRule(SENSOR_FIELDS.group) group?: string;
+  @IsOptional() @FollowsRule(SENSOR_FIELDS.tags) tags?: string[];
   /** Name of an existing site; "" clears. */
-  @IsOptional() @IsString() site?: string;
-  @IsOptional() @IsBoolean() enabled?: boolean;
+  @IsOptional() @FollowsRule(SENSOR_FIELDS.site) site?: string;
+  @IsOptional() @FollowsRule(SENSOR_FIELDS.enabled) enabled?: boolean;
   /** Type-specific options; secret ones come back as "__stored__", and sending that back keeps them. */
-  @IsOptional() @IsObject() options?: Record<string, unknown>;
+  @IsOptional() @FollowsRule(SENSOR_FIELDS.options) options?: Record<string, unknown>;
   /** Ids of alert channels to notify. */
   @IsOptional()
-  @IsArray()
+  @IsArray({ message: 'channels must be an array of channel ids' })
   @IsInt({ each: true, message: 'channels must be an array of channel ids' })
   channels?: number[];
   /** A parent sensor: while it is down this one is excused. null clears. */

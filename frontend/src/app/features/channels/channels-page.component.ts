@@ -1,4 +1,9 @@
 import { type AlertContext, renderAlert, templateData } from '@monitor/domain/alert-message';
+import {
+  CHANNEL_BODY_TEMPLATE,
+  CHANNEL_NAME,
+  CHANNEL_TITLE_TEMPLATE,
+} from '@monitor/domain/channel.definition';
 import { renderTemplate } from '@monitor/domain/template';
 import { DatePipe } from '@angular/common';
 import {
@@ -99,6 +104,12 @@ export class ChannelsPageComponent {
   private readonly injector = inject(Injector);
 
   protected readonly isAdmin = this.session.isAdmin;
+  /** Lengths of the channel definition the server checks against. */
+  protected readonly limits = {
+    name: CHANNEL_NAME.maxLength,
+    title: CHANNEL_TITLE_TEMPLATE.maxLength,
+    body: CHANNEL_BODY_TEMPLATE.maxLength,
+  } as const;
   protected readonly list = loadable(() => this.api.get<AlertChannel[]>('/api/channels'));
   protected readonly types = loadable(() => this.api.get<ChannelType[]>('/api/channel-types'));
 

@@ -13,6 +13,14 @@ import {
 import { Router, RouterLink } from '@angular/router';
 import { TranslocoPipe } from '@jsverse/transloco';
 import { SENSOR_TYPES, type SensorType } from '@monitor/contracts';
+import {
+  SENSOR_GROUP,
+  SENSOR_INTERVAL,
+  SENSOR_NAME,
+  SENSOR_REMINDER_EVERY,
+  SENSOR_RETRIES,
+  SENSOR_TARGET,
+} from '@monitor/domain/sensor.definition';
 
 import { t } from '../../core/i18n/i18n';
 import { formatMs } from '../../core/i18n/format';
@@ -53,6 +61,15 @@ export class SensorEditorPageComponent {
   /** Path parameter; absent on `/sensors/new`. */
   readonly id = input<string>();
 
+  /** Bounds, defaults and lengths of the sensor definition the server checks against. */
+  protected readonly limits = {
+    interval: SENSOR_INTERVAL,
+    retries: SENSOR_RETRIES,
+    reminder: SENSOR_REMINDER_EVERY,
+    name: SENSOR_NAME.maxLength,
+    target: SENSOR_TARGET.maxLength,
+    group: SENSOR_GROUP.maxLength,
+  } as const;
   protected readonly types = TYPE_INFO.filter((info) => SENSOR_TYPES.includes(info.type));
   protected readonly confirmingDelete = signal(false);
 

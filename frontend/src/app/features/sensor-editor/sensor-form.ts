@@ -1,4 +1,5 @@
 import { STORED_SECRET, type Sensor, type SensorInput, type SensorType } from '@monitor/contracts';
+import { SENSOR_DEFAULTS, SENSOR_INTERVAL } from '@monitor/domain/sensor.definition';
 
 import { t } from '../../core/i18n/i18n';
 
@@ -40,7 +41,8 @@ const TIMEOUT: OptionSpec = {
   kind: 'number',
   fallback: '10',
   min: 1,
-  max: 86400,
+  // A time-out never exceeds the interval, so the longest interval bounds it.
+  max: SENSOR_INTERVAL.max,
 };
 
 const TLS_CHECKS: readonly OptionSpec[] = [
@@ -131,13 +133,13 @@ export function emptyDraft(type: SensorType = 'http'): SensorDraft {
     name: '',
     type,
     target: '',
-    interval: '60',
-    retries: '3',
-    reminderEvery: '0',
-    group: '',
-    tags: '',
-    site: '',
-    enabled: true,
+    interval: String(SENSOR_DEFAULTS.interval),
+    retries: String(SENSOR_DEFAULTS.retries),
+    reminderEvery: String(SENSOR_DEFAULTS.reminder_every),
+    group: SENSOR_DEFAULTS.group,
+    tags: SENSOR_DEFAULTS.tags.join(', '),
+    site: SENSOR_DEFAULTS.site,
+    enabled: SENSOR_DEFAULTS.enabled,
     parentId: '',
     channels: [],
     options: emptyOptions(type),

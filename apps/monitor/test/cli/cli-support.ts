@@ -11,6 +11,7 @@ import {
   RunningServer,
   tempDir,
 } from '../support/server-process';
+import { backendEnv } from '../support/test-database';
 
 /** Fails the suite with a clear message when the executable has not been built. */
 export function requireBuiltExecutable(): void {
@@ -148,7 +149,7 @@ export function startServerAs(options: {
 }): Promise<RunningServer & { stderr(): string }> {
   const args = [MAIN_JS, 'serve', '--listen', '127.0.0.1:0', '--data-dir', options.dataDir];
   const child = spawn(process.execPath, [...args, ...(options.args ?? [])], {
-    env: cleanEnv(options.env),
+    env: cleanEnv({ ...backendEnv(args), ...options.env }),
     cwd: REPO_ROOT,
     uid: options.uid,
     gid: options.gid,

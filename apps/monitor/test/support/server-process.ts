@@ -2,6 +2,7 @@ import { ChildProcess, spawn, SpawnOptions } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { backendEnv } from './test-database';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../../..');
 export const MAIN_JS = path.join(REPO_ROOT, 'dist/apps/monitor/main.js');
@@ -47,7 +48,7 @@ export function runCli(
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN_JS, ...args], {
-      env: cleanEnv(options.env),
+      env: cleanEnv({ ...backendEnv(args), ...options.env }),
       cwd: options.cwd ?? REPO_ROOT,
       uid: options.uid,
       gid: options.gid,
@@ -84,7 +85,7 @@ export function startServer(
   const dataDir = options.dataDir ?? tempDir();
   const args = [MAIN_JS, 'serve', '--listen', '127.0.0.1:0', '--data-dir', dataDir, ...(options.args ?? [])];
   const child = spawn(process.execPath, args, {
-    env: cleanEnv(options.env),
+    env: cleanEnv({ ...backendEnv(args), ...options.env }),
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,7 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
 import { Client } from 'pg';
 import { ADMIN_URL_ENV } from './pg-global-setup';
-import { quoteIdentifier, testDatabaseName, withDatabase } from './postgres-names';
+import { findPostgresBinDir } from './postgres-cluster';
+import { quoteIdentifier, sanitiseDatabaseName, testDatabaseName, withDatabase } from './postgres-names';
 
 export type TestBackend = 'sqlite' | 'postgres';
 
@@ -37,4 +40,41 @@ export async function testDatabaseUrl(): Promise<string> {
     await client.end();
   }
   return withDatabase(adminUrl, name);
+}
+
+const byDataDir = new Map<string, string>();
+
+/**
+ * The PostgreSQL database standing in for a data directory's SQLite file: created on first use and
+ * the same for every later process or app on that directory (restarts see their data). Synchronous
+ * (psql), so spawners can call it while building a child's environment.
+ */
+export function databaseUrlFor(dataDir: string): string {
+  const known = byDataDir.get(dataDir);
+  if (known) return known;
+  const adminUrl = process.env[ADMIN_URL_ENV];
+  if (!adminUrl)
+    throw new Error(`${ADMIN_URL_ENV} is not set: the PostgreSQL backend needs the *-pg projects`);
+  const name = sanitiseDatabaseName(`dir_${path.basename(dataDir)}_${runSuffix}_${++created}`);
+  execFileSync(
+    path.join(findPostgresBinDir(), 'psql'),
+    [adminUrl, '-q', '-c', `CREATE DATABASE ${quoteIdentifier(name)}`],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  const url = withDatabase(adminUrl, name);
+  byDataDir.set(dataDir, url);
+  return url;
+}
+
+/**
+ * What a monitor process started with `args` needs in its environment to run on the test backend:
+ * on PostgreSQL, MONITOR_DATABASE_URL of the database standing in for its --data-dir.
+ */
+export function backendEnv(args: readonly string[]): Record<string, string> {
+  if (testBackend() !== 'postgres') return {};
+  const at = args.indexOf('--data-dir');
+  if (at === -1 || at + 1 >= args.length) return {};
+  return { MONITOR_DATABASE_URL: databaseUrlFor(path.resolve(args[at + 1])) };
 }

@@ -7,6 +7,7 @@ import { createApp, CreateAppOptions } from '../../../src/create-app';
 import { resolveConfig } from '../../../src/core/config/config.resolve';
 import type { MonitorConfig } from '../../../src/core/config/monitor-config';
 import { createLogger } from '../../../src/core/logging/logger';
+import { backendEnv } from '../../support/test-database';
 import { expectNoCredentialHashes } from './secrets';
 
 export interface LogRecord {
@@ -40,7 +41,7 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'monitor-api-'));
   const config = resolveConfig({
-    env: { ...options.env },
+    env: { ...backendEnv(['--data-dir', dataDir]), ...options.env },
     file: options.file === undefined ? undefined : { path: 'test-config.yaml', data: options.file },
     flags: { listen: '127.0.0.1:0', dataDir, logLevel: options.logLevel ?? 'info' },
     cwd: process.cwd(),

@@ -1,0 +1,138 @@
+import type { DoctorCheck } from '@monitor/contracts';
+import { Client } from 'pg';
+import { databaseHost, maskDatabaseUrl } from './database-url';
+import { declaredNameIndexes } from './migrations/1764000000001-only-once-rules';
+import { alertOutboxStatements } from './migrations/1764000000002-alert-outbox';
+import { POSTGRES_INITIAL_SCHEMA } from './migrations/postgres-initial-schema';
+import { CONNECT_TIMEOUT_MS, describePgError } from './open-postgres';
+
+/** Tables and indexes the PostgreSQL schema defines, read from its migrations' own statements. */
+export function expectedPostgresObjects(statements: readonly string[] = postgresStatements()): {
+  tables: string[];
+  indexes: string[];
+} {
+  const names = (pattern: RegExp) =>
+    statements.flatMap((sql) => [...sql.matchAll(pattern)].map((match) => match[1]));
+  return {
+    tables: names(/CREATE TABLE "([^"]+)"/g),
+    indexes: names(/CREATE (?:UNIQUE )?INDEX "([^"]+)"/g),
+  };
+}
+
+/** The PostgreSQL statements of every migration that creates tables or indexes. */
+const postgresStatements = (): string[] => [
+  ...POSTGRES_INITIAL_SCHEMA,
+  ...declaredNameIndexes(),
+  ...alertOutboxStatements('postgres'),
+];
+
+/**
+ * The doctor's database checks on PostgreSQL: connects (read-only session), reports the server
+ * version, whether every table and index of the schema is there and valid, the migration state and
+ * the tables' sizes. Writes nothing. The URL is shown with its password masked.
+ */
+export async function checkPostgres(
+  url: string,
+  checkMigrations: (applied: string[] | null) => DoctorCheck,
+): Promise<DoctorCheck[]> {
+  const shown = maskDatabaseUrl(url);
+  const client = new Client({
+    connectionString: url,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    options: '-c default_transaction_read_only=on',
+    application_name: 'monitor doctor',
+  });
+  try {
+    await client.connect();
+  } catch (error) {
+    const detail = `cannot connect to ${databaseHost(url)}: ${describePgError(error, url)}`;
+    return [
+      { name: 'database', ok: false, detail },
+      { name: 'migrations', ok: false, detail: 'no database to inspect' },
+    ];
+  }
+  client.on('error', () => undefined);
+  try {
+    const version = (await client.query<{ v: string }>('SHOW server_version')).rows[0].v;
+    const tables = new Set(
+      (
+        await client.query<{ name: string }>(
+          `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()`,
+        )
+      ).rows.map((r) => r.name),
+    );
+    const applied = tables.has('migrations')
+      ? (await client.query<{ name: string }>('SELECT name FROM migrations ORDER BY id')).rows.map(
+          (r) => r.name,
+        )
+      : null;
+    const database = await inspectSchema(client, tables, `${shown}: PostgreSQL ${version}`);
+    return [database, checkMigrations(applied), await tableSizes(client, tables)];
+  } catch (error) {
+    return [
+      { name: 'database', ok: false, detail: `${shown}: ${describePgError(error, url)}` },
+      { name: 'migrations', ok: false, detail: 'not inspected' },
+    ];
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function inspectSchema(client: Client, tables: Set<string>, heading: string): Promise<DoctorCheck> {
+  const expected = expectedPostgresObjects();
+  if (tables.size === 0)
+    return {
+      name: 'database',
+      ok: false,
+      detail: `${heading}; empty (the service creates the schema on first start)`,
+    };
+  const missingTables = expected.tables.filter((t) => !tables.has(t));
+  const indexes = (
+    await client.query<{ name: string; valid: boolean }>(
+      `SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i
+       JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE n.nspname = current_schema()`,
+    )
+  ).rows;
+  const missingIndexes = expected.indexes.filter((name) => !indexes.some((i) => i.name === name));
+  const invalidIndexes = indexes.filter((i) => !i.valid).map((i) => i.name);
+  const unvalidated = (
+    await client.query<{ name: string }>(
+      `SELECT c.conname AS name FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
+       WHERE n.nspname = current_schema() AND NOT c.convalidated`,
+    )
+  ).rows.map((r) => r.name);
+  const problems = [
+    missingTables.length > 0 && `missing tables: ${missingTables.join(', ')}`,
+    missingIndexes.length > 0 && `missing indexes: ${missingIndexes.join(', ')}`,
+    invalidIndexes.length > 0 && `invalid indexes: ${invalidIndexes.join(', ')}`,
+    unvalidated.length > 0 && `constraints not validated: ${unvalidated.join(', ')}`,
+  ].filter((p): p is string => typeof p === 'string');
+  if (problems.length > 0)
+    return { name: 'database', ok: false, detail: `${heading}; ${problems.join('; ')}` };
+  return {
+    name: 'database',
+    ok: true,
+    detail: `${heading}; schema intact (${expected.tables.length} tables, ${expected.indexes.length} indexes valid)`,
+  };
+}
+
+async function tableSizes(client: Client, tables: Set<string>): Promise<DoctorCheck> {
+  const rows = (
+    await client.query<{ name: string; bytes: number }>(
+      `SELECT c.relname AS name, pg_total_relation_size(c.oid) AS bytes FROM pg_class c
+       JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE n.nspname = current_schema() AND c.relkind = 'r' ORDER BY bytes DESC, c.relname`,
+    )
+  ).rows.filter((r) => tables.has(r.name));
+  const total = rows.reduce((sum, r) => sum + Number(r.bytes), 0);
+  const list = rows.map((r) => `${r.name} ${formatBytes(Number(r.bytes))}`).join(', ');
+  return { name: 'tables', ok: true, detail: `${formatBytes(total)} in all: ${list}` };
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KiB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
+}

@@ -3,7 +3,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
 import type { RestoreResult } from '@monitor/contracts';
 import { ConflictError, DomainError, InvalidInputError } from '@monitor/domain';
 import { ProbeCatalogue } from '@monitor/probes';
@@ -79,7 +78,7 @@ export class RestoreService {
     private readonly maintenance: MaintenanceService,
     private readonly writer: ResultWriter,
     private readonly events: EventBus,
-    private readonly moduleRef: ModuleRef,
+    private readonly mapSettings: MapSettingsService,
     private readonly clock: Clock,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
   ) {}
@@ -325,16 +324,8 @@ export class RestoreService {
       await this.maintenance.reload();
     }
     if (plan.settings) {
-      await this.mapSettings()?.reload();
+      await this.mapSettings.reload();
       this.events.emit('settings', {});
-    }
-  }
-
-  private mapSettings(): MapSettingsService | null {
-    try {
-      return this.moduleRef.get(MapSettingsService, { strict: false });
-    } catch {
-      return null;
     }
   }
 }

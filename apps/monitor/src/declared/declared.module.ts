@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { ChannelsModule } from '../channels/channels.module';
+import { MaintenanceModule } from '../maintenance/maintenance.module';
+import { SchedulerModule } from '../scheduler/scheduler.module';
 import { DeclaredConfigSync } from './declared-config.service';
 
 /** Sites, channels, sensors and maintenance windows declared in the configuration file. */
-@Module({ imports: [ChannelsModule], providers: [DeclaredConfigSync] })
+@Module({ imports: [ChannelsModule, MaintenanceModule, SchedulerModule], providers: [DeclaredConfigSync] })
 export class DeclaredModule {}

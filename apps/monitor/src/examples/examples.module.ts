@@ -1,7 +1,14 @@
 import { Module } from '@nestjs/common';
+import { HistoryModule } from '../history/history.module';
+import { SchedulerModule } from '../scheduler/scheduler.module';
 import { ExamplesController } from './examples.controller';
 import { ExamplesService } from './examples.service';
 
 /** Sample data: load, count and remove. */
-@Module({ controllers: [ExamplesController], providers: [ExamplesService], exports: [ExamplesService] })
+@Module({
+  imports: [SchedulerModule, HistoryModule],
+  controllers: [ExamplesController],
+  providers: [ExamplesService],
+  exports: [ExamplesService],
+})
 export class ExamplesModule {}

@@ -1,6 +1,15 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
+import { HistoryModule } from '../history/history.module';
+import { UsersModule } from '../users/users.module';
+import { InstallationSecretsModule } from './installation-secrets.module';
 import { SettingsController } from './settings.controller';
+import { SettingsService } from './settings.service';
+import { SettingsStore } from './settings.store';
 
-@Module({ imports: [AuthModule], controllers: [SettingsController] })
+@Module({
+  imports: [InstallationSecretsModule, UsersModule, HistoryModule],
+  controllers: [SettingsController],
+  providers: [SettingsStore, SettingsService],
+  exports: [SettingsStore, SettingsService],
+})
 export class SettingsModule {}

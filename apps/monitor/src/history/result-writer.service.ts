@@ -7,6 +7,8 @@ import { storageErrorCode } from '../core/database/storage-errors';
 import { StorageHealth } from '../core/database/storage-health';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
+import type { SensorRuntimeColumns } from '../sensors/sensor-runtime-columns';
+import { SensorsRepository } from '../sensors/sensors.repository';
 
 export interface StoredResult {
   sensorId: number;
@@ -15,17 +17,6 @@ export interface StoredResult {
   statusCode: number | null;
   latencyMs: number | null;
   message: string;
-}
-
-/** The runtime columns of a sensor row, written with its results. */
-export interface SensorRuntimeColumns {
-  status: string;
-  message: string;
-  lastCheckedAt: number;
-  latencyMs: number | null;
-  streak: number;
-  statusChangedAt: number | null;
-  lastAlertAt: number | null;
 }
 
 /** Longest a result waits in memory before it is written: about what a kill -9 can lose. */
@@ -55,7 +46,6 @@ export class ResultWriter implements OnModuleInit {
   private holds = 0;
   private db!: Database.Database;
   private insertResult!: Database.Statement;
-  private updateSensor!: Database.Statement;
   private writeBatch!: (results: StoredResult[], sensors: Map<number, SensorRuntimeColumns>) => void;
   /** Failed writes in a row, the time before which only the backoff timer retries, results dropped. */
   private failures = 0;
@@ -68,6 +58,7 @@ export class ResultWriter implements OnModuleInit {
     private readonly lifecycle: DatabaseLifecycle,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
     private readonly health: StorageHealth,
+    private readonly sensorRows: SensorsRepository,
   ) {}
 
   onModuleInit(): void {
@@ -81,15 +72,11 @@ export class ResultWriter implements OnModuleInit {
       `INSERT INTO probe_results (sensor_id, ts, success, status_code, latency_ms, message)
        SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM sensors WHERE id = ?)`,
     );
-    this.updateSensor = this.db.prepare(
-      `UPDATE sensors SET status = ?, message = ?, last_checked_at = ?, latency_ms = ?, streak = ?,
-         status_changed_at = coalesce(?, status_changed_at), last_alert_at = ? WHERE id = ?`,
-    );
     this.writeBatch = this.db.transaction(
       (results: StoredResult[], sensors: Map<number, SensorRuntimeColumns>) => {
         // A sensor deleted while its result waited here is skipped rather than failing the batch.
         for (const r of results) this.insertRow(r, r.ts);
-        for (const [id, s] of sensors) this.updateRow(id, s);
+        for (const [id, s] of sensors) this.sensorRows.writeRuntimeNow(id, s);
       },
     );
   }
@@ -120,7 +107,7 @@ export class ResultWriter implements OnModuleInit {
   /** A sensor's runtime columns, inside the caller's synchronous transaction (see writeNow). */
   writeSensorNow(sensorId: number, sensor: SensorRuntimeColumns): void {
     this.sensors.delete(sensorId);
-    this.updateRow(sensorId, sensor);
+    this.sensorRows.writeRuntimeNow(sensorId, sensor);
   }
 
   private insertRow(r: StoredResult, ts: number): void {
@@ -132,19 +119,6 @@ export class ResultWriter implements OnModuleInit {
       r.latencyMs,
       r.message,
       r.sensorId,
-    );
-  }
-
-  private updateRow(id: number, s: SensorRuntimeColumns): void {
-    this.updateSensor.run(
-      s.status,
-      s.message,
-      s.lastCheckedAt,
-      s.latencyMs,
-      s.streak,
-      s.statusChangedAt,
-      s.lastAlertAt,
-      id,
     );
   }
 

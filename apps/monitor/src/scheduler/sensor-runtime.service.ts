@@ -18,6 +18,7 @@ import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
 import { ResultWriter } from '../history/result-writer.service';
 import { IncidentsRepository } from '../incidents/incidents.repository';
+import { SensorsRepository } from '../sensors/sensors.repository';
 import { MaintenanceService } from '../maintenance/maintenance.service';
 import type { RuntimeEntry, SensorDefinition } from './runtime-entry';
 import {
@@ -48,6 +49,7 @@ export class SensorRuntimeService {
     private readonly dataSource: DataSource,
     private readonly writer: ResultWriter,
     private readonly incidents: IncidentsRepository,
+    private readonly sensors: SensorsRepository,
     private readonly changes: StateChangeWriter,
     private readonly maintenance: MaintenanceService,
     private readonly events: EventBus,
@@ -68,14 +70,7 @@ export class SensorRuntimeService {
     const reader = new SensorHistoryReader(sqliteHandle(this.dataSource));
     const open = new Map((await this.incidents.allOpen()).map((i) => [i.sensorId, i]));
     const lastResolved = await this.incidents.lastResolved();
-    const lastAlerts = new Map(
-      (
-        (await this.dataSource.query('SELECT id, last_alert_at FROM sensors')) as {
-          id: number;
-          last_alert_at: number | null;
-        }[]
-      ).map((r) => [r.id, r.last_alert_at]),
-    );
+    const lastAlerts = new Map((await this.sensors.alertTimes()).map((r) => [r.id, r.last_alert_at]));
     const now = this.clock.now();
     let reconstructed = 0;
     this.entries.clear();

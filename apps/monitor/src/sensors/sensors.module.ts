@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ChannelsModule } from '../channels/channels.module';
 import { HistoryModule } from '../history/history.module';
 import { IncidentsModule } from '../incidents/incidents.module';
 import { MaintenanceModule } from '../maintenance/maintenance.module';
@@ -15,6 +16,7 @@ import { SensorsService } from './sensors.service';
     HistoryModule,
     MaintenanceModule,
     SitesModule,
+    ChannelsModule,
     IncidentsModule,
   ],
   controllers: [SensorsController],

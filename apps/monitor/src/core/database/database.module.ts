@@ -7,6 +7,7 @@ import { APP_LOGGER } from '../logging/logging.tokens';
 import type { AppLogger } from '../logging/logger';
 import { openDatabase } from './open-database';
 import { StorageHealth } from './storage-health';
+import { UnitOfWork } from './unit-of-work';
 
 /**
  * Closes the database last. Writers that buffer (the result writer) register a final flush here,
@@ -52,8 +53,9 @@ export class DatabaseModule {
         },
         DatabaseLifecycle,
         StorageHealth,
+        UnitOfWork,
       ],
-      exports: [DataSource, DatabaseLifecycle, StorageHealth],
+      exports: [DataSource, DatabaseLifecycle, StorageHealth, UnitOfWork],
     };
   }
 }

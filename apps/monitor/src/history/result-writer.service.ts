@@ -1,14 +1,13 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import type Database from 'better-sqlite3';
-import { DataSource } from 'typeorm';
 import { DatabaseLifecycle } from '../core/database/database.module';
-import { sqliteHandle } from '../core/database/sqlite-handle';
 import { storageErrorCode } from '../core/database/storage-errors';
 import { StorageHealth } from '../core/database/storage-health';
+import { UnitOfWork } from '../core/database/unit-of-work';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
 import type { SensorRuntimeColumns } from '../sensors/sensor-runtime-columns';
 import { SensorsRepository } from '../sensors/sensors.repository';
+import { HistoryRepository } from './history.repository';
 
 export interface StoredResult {
   sensorId: number;
@@ -44,9 +43,6 @@ export class ResultWriter implements OnModuleInit {
   private closed = false;
   /** While above 0, results wait in memory (another connection is writing; see hold). */
   private holds = 0;
-  private db!: Database.Database;
-  private insertResult!: Database.Statement;
-  private writeBatch!: (results: StoredResult[], sensors: Map<number, SensorRuntimeColumns>) => void;
   /** Failed writes in a row, the time before which only the backoff timer retries, results dropped. */
   private failures = 0;
   private retryAt = 0;
@@ -54,7 +50,8 @@ export class ResultWriter implements OnModuleInit {
   private awaitingRecovery = false;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly unit: UnitOfWork,
+    private readonly history: HistoryRepository,
     private readonly lifecycle: DatabaseLifecycle,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
     private readonly health: StorageHealth,
@@ -67,18 +64,14 @@ export class ResultWriter implements OnModuleInit {
       this.flush();
       this.closed = true;
     });
-    this.db = sqliteHandle(this.dataSource);
-    this.insertResult = this.db.prepare(
-      `INSERT INTO probe_results (sensor_id, ts, success, status_code, latency_ms, message)
-       SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM sensors WHERE id = ?)`,
-    );
-    this.writeBatch = this.db.transaction(
-      (results: StoredResult[], sensors: Map<number, SensorRuntimeColumns>) => {
-        // A sensor deleted while its result waited here is skipped rather than failing the batch.
-        for (const r of results) this.insertRow(r, r.ts);
-        for (const [id, s] of sensors) this.sensorRows.writeRuntimeNow(id, s);
-      },
-    );
+  }
+
+  private writeBatch(results: StoredResult[], sensors: Map<number, SensorRuntimeColumns>): void {
+    this.unit.now(() => {
+      // A sensor deleted while its result waited here is skipped rather than failing the batch.
+      for (const r of results) this.history.insertResultNow(r, r.ts);
+      for (const [id, s] of sensors) this.sensorRows.writeRuntimeNow(id, s);
+    });
   }
 
   /** Queues a result (and the sensor's runtime columns); returns the timestamp it is stored under. */
@@ -99,7 +92,7 @@ export class ResultWriter implements OnModuleInit {
    */
   writeNow(result: StoredResult, sensor: SensorRuntimeColumns): number {
     const ts = this.nextTs(result);
-    this.insertRow(result, ts);
+    this.history.insertResultNow(result, ts);
     this.writeSensorNow(result.sensorId, sensor);
     return ts;
   }
@@ -108,18 +101,6 @@ export class ResultWriter implements OnModuleInit {
   writeSensorNow(sensorId: number, sensor: SensorRuntimeColumns): void {
     this.sensors.delete(sensorId);
     this.sensorRows.writeRuntimeNow(sensorId, sensor);
-  }
-
-  private insertRow(r: StoredResult, ts: number): void {
-    this.insertResult.run(
-      r.sensorId,
-      ts,
-      r.success ? 1 : 0,
-      r.statusCode,
-      r.latencyMs,
-      r.message,
-      r.sensorId,
-    );
   }
 
   private nextTs(result: StoredResult): number {
@@ -177,7 +158,7 @@ export class ResultWriter implements OnModuleInit {
     this.timer = undefined;
     if (this.closed || (this.results.length === 0 && this.sensors.size === 0)) return;
     // Joining a transaction someone else has open would tie these rows to its fate: wait instead.
-    if (this.db.inTransaction || this.holds > 0) return this.arm();
+    if (this.unit.inTransaction || this.holds > 0) return this.arm();
     // A backlog left by a failure spell goes out in chunks, so the event loop stays free.
     const chunked = !this.lifecycle.closing && this.results.length > BACKLOG_CHUNK;
     const results = chunked ? this.results.slice(0, BACKLOG_CHUNK) : this.results;

@@ -118,6 +118,8 @@ export interface SampleSensor extends SensorColumns {
 export class SensorsRepository {
   private statements?: { sensors: Database.Statement; links: Database.Statement };
   private runtimeUpdate?: Database.Statement;
+  private allIds?: Database.Statement;
+  private basics?: Database.Statement;
   private cached?: SensorList;
 
   constructor(
@@ -298,6 +300,20 @@ export class SensorsRepository {
       s.lastAlertAt,
       id,
     );
+  }
+
+  /** Every sensor's id in ascending order, read now. */
+  idsNow(): number[] {
+    this.allIds ??= sqliteHandle(this.dataSource).prepare('SELECT id FROM sensors ORDER BY id').pluck();
+    return this.allIds.all() as number[];
+  }
+
+  /** The name and interval of one sensor, read now; undefined when there is none. */
+  basicsNow(id: number): { id: number; name: string; interval: number } | undefined {
+    this.basics ??= sqliteHandle(this.dataSource).prepare(
+      'SELECT id, name, interval FROM sensors WHERE id = ?',
+    );
+    return this.basics.get(id) as { id: number; name: string; interval: number } | undefined;
   }
 
   /** The sensors of a site, by id. */

@@ -4,12 +4,12 @@ import { UsersModule } from '../users/users.module';
 import { InstallationSecretsModule } from './installation-secrets.module';
 import { SettingsController } from './settings.controller';
 import { SettingsService } from './settings.service';
-import { SettingsStore } from './settings.store';
+import { SettingsStorageModule } from './settings-storage.module';
 
 @Module({
-  imports: [InstallationSecretsModule, UsersModule, HistoryModule],
+  imports: [SettingsStorageModule, InstallationSecretsModule, UsersModule, HistoryModule],
   controllers: [SettingsController],
-  providers: [SettingsStore, SettingsService],
-  exports: [SettingsStore, SettingsService],
+  providers: [SettingsService],
+  exports: [SettingsService, SettingsStorageModule],
 })
 export class SettingsModule {}

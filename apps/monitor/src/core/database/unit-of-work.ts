@@ -54,6 +54,11 @@ export class UnitOfWork {
     return writeAtomically(this.dataSource, (db) => work(db as unknown as SyncTx));
   }
 
+  /** Whether a transaction is open on the shared connection (someone else's, when asked outside one). */
+  get inTransaction(): boolean {
+    return this.connection().inTransaction;
+  }
+
   /** Resolves once no transaction is open; call right before `now`, with no await between. */
   async ready(): Promise<void> {
     await connectionFree(this.connection());

@@ -56,6 +56,16 @@ export class ChannelsRepository {
     await this.repo.update({ id }, { lastError: error, lastErrorAt: at });
   }
 
+  /** Channels whose latest delivery failed at or after `since`, by name. */
+  async failingSince(since: number): Promise<{ name: string; last_error: string }[]> {
+    return (await this.dataSource.query(
+      `SELECT name, last_error FROM channels
+       WHERE last_error != '' AND last_error_at IS NOT NULL AND last_error_at >= ?
+       ORDER BY name, id`,
+      [since],
+    )) as { name: string; last_error: string }[];
+  }
+
   /** How many of `ids` name a channel. */
   countExisting(tx: Tx, ids: number[]): Promise<number> {
     return managerOf(tx)

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ChannelsModule } from '../channels/channels.module';
 import { SchedulerModule } from '../scheduler/scheduler.module';
 import { SensorsStorageModule } from '../sensors/sensors-storage.module';
 import { DoctorController } from './doctor.controller';
@@ -6,7 +7,7 @@ import { DoctorService } from './doctor.service';
 
 /** The self-check over HTTP. */
 @Module({
-  imports: [SchedulerModule, SensorsStorageModule],
+  imports: [SchedulerModule, SensorsStorageModule, ChannelsModule],
   controllers: [DoctorController],
   providers: [DoctorService],
 })

@@ -163,6 +163,10 @@ export class IncidentsRepository {
     return sensorIds.reduce((sum, id) => sum + (count.get(id) as number), 0);
   }
 
+  async count(): Promise<number> {
+    return this.dataSource.getRepository(IncidentEntity).count();
+  }
+
   /** A sensor's incidents that overlap [from, to), newest first. */
   overlapping(sensorId: number, from: number, to: number): Promise<IncidentEntity[]> {
     return this.dataSource

@@ -302,6 +302,14 @@ export class SensorsRepository {
     );
   }
 
+  async nameOf(id: number): Promise<string | null> {
+    return (await this.dataSource.getRepository(SensorEntity).findOneBy({ id }))?.name ?? null;
+  }
+
+  async count(): Promise<number> {
+    return this.dataSource.getRepository(SensorEntity).count();
+  }
+
   /** Every sensor's id in ascending order, read now. */
   idsNow(): number[] {
     this.allIds ??= sqliteHandle(this.dataSource).prepare('SELECT id FROM sensors ORDER BY id').pluck();

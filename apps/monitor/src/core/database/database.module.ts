@@ -6,6 +6,7 @@ import type { MonitorConfig } from '../config/monitor-config';
 import { APP_LOGGER } from '../logging/logging.tokens';
 import type { AppLogger } from '../logging/logger';
 import { openDatabase } from './open-database';
+import { DatabaseProbe } from './database-probe';
 import { StorageHealth } from './storage-health';
 import { UnitOfWork } from './unit-of-work';
 
@@ -54,8 +55,9 @@ export class DatabaseModule {
         DatabaseLifecycle,
         StorageHealth,
         UnitOfWork,
+        DatabaseProbe,
       ],
-      exports: [DataSource, DatabaseLifecycle, StorageHealth, UnitOfWork],
+      exports: [DataSource, DatabaseLifecycle, StorageHealth, UnitOfWork, DatabaseProbe],
     };
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, Not } from 'typeorm';
+import { anyLike } from '../core/database/like-pattern';
 import { managerOf, type Tx } from '../core/database/unit-of-work';
 import { ChannelEntity } from './channel.entity';
 
@@ -11,6 +12,15 @@ export interface ChannelColumns {
   enabled: boolean;
   titleTemplate: string;
   bodyTemplate: string;
+}
+
+/** A channel found by the global search. */
+export interface ChannelSearchRow {
+  id: number;
+  name: string;
+  type: string;
+  enabled: number;
+  last_error_at: number | null;
 }
 
 /** The only code that reads or writes the `channels` table (the alert outbox has its own). */
@@ -54,6 +64,15 @@ export class ChannelsRepository {
   /** The outcome of the latest delivery: an error and when, or '' and null after a success. */
   async recordOutcome(id: number, error: string, at: number | null): Promise<void> {
     await this.repo.update({ id }, { lastError: error, lastErrorAt: at });
+  }
+
+  /** Channels whose name or type contains the LIKE `pattern`, by name. Never config or templates. */
+  async search(pattern: string, limit: number): Promise<ChannelSearchRow[]> {
+    return (await this.dataSource.query(
+      `SELECT id, name, type, enabled, last_error_at FROM channels
+       WHERE ${anyLike(['name', 'type'])} ORDER BY name, id LIMIT ?`,
+      [pattern, pattern, limit],
+    )) as ChannelSearchRow[];
   }
 
   /** Channels whose latest delivery failed at or after `since`, by name. */

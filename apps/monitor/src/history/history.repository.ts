@@ -4,6 +4,7 @@ import { RECENT_OUTCOMES, type HistoryTier } from '@monitor/contracts';
 import { streakBoundary, type Bucket, type StoredHistory } from '@monitor/domain';
 import { DAY_MS, HOUR_MS } from '@monitor/domain';
 import { DataSource } from 'typeorm';
+import { like } from '../core/database/like-pattern';
 import { sqliteHandle } from '../core/database/sqlite-handle';
 import { connectionOf, type SyncTx } from '../core/database/unit-of-work';
 import type { StoredResult } from './result-writer.service';
@@ -47,6 +48,15 @@ const TABLE: Record<HistoryTier, { table: string; time: string; aggregates: stri
   hourly: { table: 'rollup_hourly', time: 'bucket_start', aggregates: ROLLUP_AGGREGATES },
   daily: { table: 'rollup_daily', time: 'bucket_start', aggregates: ROLLUP_AGGREGATES },
 };
+
+/** A result found by the global search. */
+export interface ResultSearchRow {
+  sensor_id: number;
+  sensor_name: string;
+  ts: number;
+  success: number;
+  message: string;
+}
 
 /** What the runtime's rebuild reads of one sensor's stored results. */
 export interface SensorHistory {
@@ -281,6 +291,23 @@ export class HistoryRepository {
   /** Results of a sensor in [from, to) as its hourly buckets count them. */
   countSummarised(sensorId: number, from: number, to: number): number {
     return this.q.summarised.get(sensorId, from, to) as number;
+  }
+
+  /**
+   * Per sensor, its newest raw result in [from, to] whose message contains the LIKE `pattern`;
+   * newest first, with the sensor's name joined in (the search is about results).
+   */
+  async searchMessages(pattern: string, from: number, to: number, limit: number): Promise<ResultSearchRow[]> {
+    return (await this.dataSource.query(
+      `SELECT r.sensor_id, s.name AS sensor_name, r.ts, r.success, r.message
+       FROM (SELECT sensor_id, max(ts) AS ts FROM probe_results
+             WHERE ts >= ? AND ts <= ? AND ${like('message')}
+             GROUP BY sensor_id) newest
+       JOIN probe_results r ON r.sensor_id = newest.sensor_id AND r.ts = newest.ts
+       JOIN sensors s ON s.id = r.sensor_id
+       ORDER BY r.ts DESC, r.sensor_id LIMIT ?`,
+      [from, to, pattern, limit],
+    )) as ResultSearchRow[];
   }
 
   /** Stores invented results (sample data) inside the caller's transaction. */

@@ -3,6 +3,7 @@ import type { SensorType } from '@monitor/contracts';
 import { InvalidInputError } from '@monitor/domain';
 import type Database from 'better-sqlite3';
 import { DataSource, In, Not } from 'typeorm';
+import { anyLike, like } from '../core/database/like-pattern';
 import { sqliteHandle } from '../core/database/sqlite-handle';
 import { connectionOf, managerOf, type SyncTx, type Tx } from '../core/database/unit-of-work';
 import { writeAtomically } from '../core/database/write-atomically';
@@ -111,6 +112,17 @@ export interface SampleSensor extends SensorColumns {
   message: string;
   lastCheckedAt: number | null;
   latencyMs: number | null;
+}
+
+/** A sensor found by the global search. */
+export interface SensorSearchRow {
+  id: number;
+  name: string;
+  type: string;
+  target: string;
+  enabled: number;
+  status: string;
+  last_checked_at: number | null;
 }
 
 /** The only code that reads or writes the `sensors` and `sensor_channels` tables. */
@@ -300,6 +312,24 @@ export class SensorsRepository {
       s.lastAlertAt,
       id,
     );
+  }
+
+  /**
+   * Sensors whose name, target, group, a tag, type or site name contains the LIKE `pattern`; in
+   * dashboard order. The site's name is joined in here: the search is about sensors.
+   */
+  async search(pattern: string, limit: number): Promise<SensorSearchRow[]> {
+    const where = anyLike(['s.name', 's.target', 's.group_name', 's.type', 'st.name']);
+    // Each tag on its own, so JSON punctuation and neighbouring tags never take part in a match.
+    const tag = `EXISTS (SELECT 1 FROM json_each(CASE WHEN json_valid(s.tags) THEN s.tags ELSE '[]' END) t
+      WHERE ${like('t.value')})`;
+    return (await this.dataSource.query(
+      `SELECT s.id, s.name, s.type, s.target, s.enabled, s.status, s.last_checked_at
+       FROM sensors s LEFT JOIN sites st ON st.id = s.site_id
+       WHERE ${where} OR ${tag}
+       ORDER BY s.sort_order, s.id LIMIT ?`,
+      [...Array<string>(6).fill(pattern), limit],
+    )) as SensorSearchRow[];
   }
 
   async nameOf(id: number): Promise<string | null> {

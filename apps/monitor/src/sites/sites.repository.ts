@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { SiteKind } from '@monitor/contracts';
 import type Database from 'better-sqlite3';
 import { DataSource, In, Not } from 'typeorm';
+import { anyLike } from '../core/database/like-pattern';
 import { sqliteHandle } from '../core/database/sqlite-handle';
 import { connectionOf, managerOf, type SyncTx, type Tx } from '../core/database/unit-of-work';
 import { SiteEntity } from './site.entity';
@@ -41,6 +42,14 @@ export class SitesRepository {
       name,
     ])) as StoredSite[];
     return rows[0] ?? null;
+  }
+
+  /** Sites whose name or kind contains the LIKE `pattern`, by name. */
+  async search(pattern: string, limit: number): Promise<{ name: string; kind: string }[]> {
+    return (await this.dataSource.query(
+      `SELECT name, kind FROM sites WHERE ${anyLike(['name', 'kind'])} ORDER BY name, id LIMIT ?`,
+      [pattern, pattern, limit],
+    )) as { name: string; kind: string }[];
   }
 
   /** Site names by id. */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConflictError, NotFoundError } from '@monitor/domain';
 import type { Role } from '@monitor/contracts';
 import { DataSource, IsNull } from 'typeorm';
+import { anyLike } from '../core/database/like-pattern';
 import { connectionOf, type SyncTx } from '../core/database/unit-of-work';
 import { isUniqueViolation } from '../core/database/write-atomically';
 import { RecoveryCodeEntity } from './recovery-code.entity';
@@ -115,6 +116,18 @@ export class UsersRepository {
 
   existsNow(tx: SyncTx, id: number): boolean {
     return connectionOf(tx).prepare('SELECT 1 FROM users WHERE id = ?').get(id) !== undefined;
+  }
+
+  /** Accounts whose username or role contains the LIKE `pattern`; never any credential. */
+  async search(
+    pattern: string,
+    limit: number,
+  ): Promise<{ username: string; role: string; disabled: number; last_login_at: number | null }[]> {
+    return (await this.dataSource.query(
+      `SELECT username, role, disabled, last_login_at FROM users
+       WHERE ${anyLike(['username', 'role'])} ORDER BY username, id LIMIT ?`,
+      [pattern, pattern, limit],
+    )) as { username: string; role: string; disabled: number; last_login_at: number | null }[];
   }
 
   count(): Promise<number> {

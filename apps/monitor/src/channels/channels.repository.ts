@@ -85,6 +85,12 @@ export class ChannelsRepository {
     )) as { name: string; last_error: string }[];
   }
 
+  /** Every channel's name in id order (a backup numbers repeated names in this order). */
+  async namesInIdOrder(): Promise<string[]> {
+    const rows = (await this.dataSource.query('SELECT name FROM channels ORDER BY id')) as { name: string }[];
+    return rows.map((r) => r.name);
+  }
+
   /** How many of `ids` name a channel. */
   countExisting(tx: Tx, ids: number[]): Promise<number> {
     return managerOf(tx)

@@ -332,6 +332,12 @@ export class SensorsRepository {
     )) as SensorSearchRow[];
   }
 
+  /** Every sensor's name in id order (a backup numbers repeated names in this order). */
+  async namesInIdOrder(): Promise<string[]> {
+    const rows = (await this.dataSource.query('SELECT name FROM sensors ORDER BY id')) as { name: string }[];
+    return rows.map((r) => r.name);
+  }
+
   async nameOf(id: number): Promise<string | null> {
     return (await this.dataSource.getRepository(SensorEntity).findOneBy({ id }))?.name ?? null;
   }

@@ -6,6 +6,7 @@ import type { MonitorConfig } from '../config/monitor-config';
 import { APP_LOGGER } from '../logging/logging.tokens';
 import type { AppLogger } from '../logging/logger';
 import { openDatabase } from './open-database';
+import { DatabaseFile } from './database-file';
 import { DatabaseProbe } from './database-probe';
 import { StorageHealth } from './storage-health';
 import { UnitOfWork } from './unit-of-work';
@@ -56,8 +57,9 @@ export class DatabaseModule {
         StorageHealth,
         UnitOfWork,
         DatabaseProbe,
+        DatabaseFile,
       ],
-      exports: [DataSource, DatabaseLifecycle, StorageHealth, UnitOfWork, DatabaseProbe],
+      exports: [DataSource, DatabaseLifecycle, StorageHealth, UnitOfWork, DatabaseProbe, DatabaseFile],
     };
   }
 }

@@ -1,31 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { connectionFree } from './connection-free';
 import { sqliteHandle } from './sqlite-handle';
+import { syncTxOf, txOf, type SyncTx, type Tx } from './tx';
 import { writeAtomically } from './write-atomically';
 
-declare const transactionKind: unique symbol;
-
-/**
- * A transaction in progress, handed from the service that orchestrates it to every repository
- * method taking part. Opaque outside the repositories: a service decides which writes belong
- * together, never how they are spelled.
- */
-export interface Tx {
-  readonly [transactionKind]: 'async';
-}
-
-/** A synchronous transaction in progress (the hot paths and the "only if none exists yet" rules). */
-export interface SyncTx {
-  readonly [transactionKind]: 'sync';
-}
-
-/** For repositories: the TypeORM manager of a `Tx`. */
-export const managerOf = (tx: Tx): EntityManager => tx as unknown as EntityManager;
-
-/** For repositories: the connection a `SyncTx` runs on. */
-export const connectionOf = (tx: SyncTx): Database.Database => tx as unknown as Database.Database;
+export { connectionOf, managerOf, type SyncTx, type Tx } from './tx';
 
 /**
  * Starts the transactions that span repositories. Each flavour hands the repositories the same
@@ -43,7 +24,7 @@ export class UnitOfWork {
 
   /** An async transaction (TypeORM's): repositories may await inside it. */
   transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction((manager) => work(manager as unknown as Tx));
+    return this.dataSource.transaction((manager) => work(txOf(manager)));
   }
 
   /**
@@ -51,7 +32,7 @@ export class UnitOfWork {
    * await (see writeAtomically): checks and writes inside it cannot interleave with anyone.
    */
   atomically<T>(work: (tx: SyncTx) => T): Promise<T> {
-    return writeAtomically(this.dataSource, (db) => work(db as unknown as SyncTx));
+    return writeAtomically(this.dataSource, (db) => work(syncTxOf(db)));
   }
 
   /** Whether a transaction is open on the shared connection (someone else's, when asked outside one). */
@@ -70,6 +51,6 @@ export class UnitOfWork {
    */
   now<T>(work: (tx: SyncTx) => T): T {
     const db = this.connection();
-    return db.transaction(() => work(db as unknown as SyncTx))();
+    return db.transaction(() => work(syncTxOf(db)))();
   }
 }

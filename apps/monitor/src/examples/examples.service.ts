@@ -13,7 +13,13 @@ import { RollupMaintenance } from '../history/rollup-maintenance.service';
 import { IncidentsRepository } from '../incidents/incidents.repository';
 import { SchedulerService } from '../scheduler/scheduler.service';
 import { mergeDraft } from '../sensors/sensor-input';
-import { SensorsRepository } from '../sensors/sensors.repository';
+import {
+  deleteSampleSensors,
+  insertSampleSensor,
+  sampleSensorIds,
+  sensorIdByName,
+  siteIdsInUse,
+} from '../sensors/sensor-rows.repository';
 import { SitesRepository } from '../sites/sites.repository';
 import { SAMPLE_DAYS, SAMPLE_SENSORS, SAMPLE_SITES } from './sample-dataset';
 import { inventHistory } from './sample-history';
@@ -30,7 +36,6 @@ const SAMPLE_RETRIES = 2;
 export class ExamplesService {
   constructor(
     private readonly unit: UnitOfWork,
-    private readonly sensors: SensorsRepository,
     private readonly sites: SitesRepository,
     private readonly history: HistoryRepository,
     private readonly incidents: IncidentsRepository,
@@ -49,7 +54,7 @@ export class ExamplesService {
   }
 
   private countIn(tx: SyncTx): ExampleCounts {
-    const ids = this.sensors.sampleIds(tx);
+    const ids = sampleSensorIds(tx);
     return {
       sensors: ids.length,
       results: this.history.countResultsOf(tx, ids),
@@ -78,9 +83,9 @@ export class ExamplesService {
   async remove(): Promise<ExampleCounts> {
     const { ids, gone } = await this.unit.atomically((tx) => {
       const before = this.countIn(tx);
-      const ids = this.sensors.sampleIds(tx);
-      this.sensors.deleteSamples(tx);
-      const sites = this.sites.deleteUnusedSamples(tx, this.sensors.siteIdsInUse(tx));
+      const ids = sampleSensorIds(tx);
+      deleteSampleSensors(tx);
+      const sites = this.sites.deleteUnusedSamples(tx, siteIdsInUse(tx));
       return { ids, gone: { ...before, sites } };
     });
     for (const id of ids) {
@@ -100,14 +105,14 @@ export class ExamplesService {
       if (this.sites.findNow(tx, site.name) === undefined) this.sites.insertNow(tx, site, now, true);
     const created: number[] = [];
     for (const sample of SAMPLE_SENSORS) {
-      if (this.sensors.idByName(tx, sample.name) !== undefined) continue;
+      if (sensorIdByName(tx, sample.name) !== undefined) continue;
       const target = sample.target.replace('{self}', self);
       const runs = target.includes(self);
       // Validated like an API create, so the sample set can never hold a sensor the API would refuse.
       const draft = mergeDraft(null, { ...sample, target, site: sample.site, enabled: runs }, this.catalogue);
       const { results, outages } = inventHistory(sample, from, now);
       const last = results.at(-1);
-      const id = this.sensors.insertSample(
+      const id = insertSampleSensor(
         tx,
         {
           name: draft.name,

@@ -25,8 +25,9 @@ export interface StoredSensorName {
 }
 
 /*
- * The sensors' rows as backup and restore read and write them, on a connection of their own
- * (the backup's snapshot, the restore worker's). Nest-free.
+ * The sensors' rows as backup, restore and sample data read and write them, inside a synchronous
+ * transaction (the backup's snapshot, the restore worker's own connection, a sample load).
+ * Nest-free, so the restore worker can load them.
  */
 
 const parseOr = <T>(text: string, fallback: T): T => {
@@ -165,4 +166,74 @@ export function setChannelLinks(tx: SyncTx, id: number, channelIds: number[]): v
   db.prepare('DELETE FROM sensor_channels WHERE sensor_id = ?').run(id);
   const link = db.prepare('INSERT OR IGNORE INTO sensor_channels (sensor_id, channel_id) VALUES (?, ?)');
   for (const channelId of channelIds) link.run(id, channelId);
+}
+
+/** A sample sensor with its invented last check (see the examples feature). */
+export interface SampleSensor {
+  name: string;
+  type: string;
+  target: string;
+  interval: number;
+  retries: number;
+  reminderEvery: number;
+  group: string;
+  tags: string[];
+  siteId: number | null;
+  parentId: number | null;
+  enabled: boolean;
+  options: Record<string, unknown>;
+  message: string;
+  lastCheckedAt: number | null;
+  latencyMs: number | null;
+}
+
+/** The id of the oldest sensor of that name, if any. */
+export function sensorIdByName(tx: SyncTx, name: string): number | undefined {
+  return connectionOf(tx)
+    .prepare('SELECT id FROM sensors WHERE name = ? ORDER BY id LIMIT 1')
+    .pluck()
+    .get(name) as number | undefined;
+}
+
+/** The sites some sensor uses. */
+export function siteIdsInUse(tx: SyncTx): Set<number> {
+  return new Set(
+    connectionOf(tx)
+      .prepare('SELECT DISTINCT site_id FROM sensors WHERE site_id IS NOT NULL')
+      .pluck()
+      .all() as number[],
+  );
+}
+
+/** Inserts a sample sensor (`sample = 1`) at the end of the dashboard order; returns its id. */
+export function insertSampleSensor(tx: SyncTx, s: SampleSensor, now: number): number {
+  return Number(
+    connectionOf(tx)
+      .prepare(
+        `INSERT INTO sensors (name, type, target, interval, retries, reminder_every, group_name, tags, site_id,
+           parent_id, enabled, options, sort_order, sample, status, message, last_checked_at, latency_ms, streak,
+           status_changed_at, created_at, updated_at)
+         VALUES (@name, @type, @target, @interval, @retries, @reminderEvery, @group, @tags, @siteId, @parentId,
+           @enabled, @options, (SELECT coalesce(max(sort_order), 0) + 1 FROM sensors), 1, @status, @message,
+           @lastCheckedAt, @latencyMs, 0, @lastCheckedAt, @now, @now)`,
+      )
+      .run({
+        ...s,
+        tags: JSON.stringify(s.tags),
+        options: JSON.stringify(s.options),
+        enabled: s.enabled ? 1 : 0,
+        status: s.enabled ? 'unknown' : 'paused',
+        now,
+      }).lastInsertRowid,
+  );
+}
+
+/** The sample sensors' ids. */
+export function sampleSensorIds(tx: SyncTx): number[] {
+  return connectionOf(tx).prepare('SELECT id FROM sensors WHERE sample = 1').pluck().all() as number[];
+}
+
+/** Deletes the sample sensors (with everything that cascades from them). */
+export function deleteSampleSensors(tx: SyncTx): void {
+  connectionOf(tx).prepare('DELETE FROM sensors WHERE sample = 1').run();
 }

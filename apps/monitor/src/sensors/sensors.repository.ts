@@ -107,13 +107,6 @@ export interface SensorColumns {
   options: Record<string, unknown>;
 }
 
-/** A sample sensor with its invented last check (see the examples feature). */
-export interface SampleSensor extends SensorColumns {
-  message: string;
-  lastCheckedAt: number | null;
-  latencyMs: number | null;
-}
-
 /** A sensor found by the global search. */
 export interface SensorSearchRow {
   id: number;
@@ -375,62 +368,11 @@ export class SensorsRepository {
       .run(now, siteId);
   }
 
-  /** The id of the oldest sensor of that name, if any. */
-  idByName(tx: SyncTx, name: string): number | undefined {
-    return connectionOf(tx)
-      .prepare('SELECT id FROM sensors WHERE name = ? ORDER BY id LIMIT 1')
-      .pluck()
-      .get(name) as number | undefined;
-  }
-
   /** How many sensors each site has. */
   async countsBySite(): Promise<Map<number, number>> {
     const rows = (await this.dataSource.query(
       'SELECT site_id, count(*) AS n FROM sensors WHERE site_id IS NOT NULL GROUP BY site_id',
     )) as { site_id: number; n: number }[];
     return new Map(rows.map((r) => [r.site_id, Number(r.n)]));
-  }
-
-  /** The sites some sensor uses. */
-  siteIdsInUse(tx: SyncTx): Set<number> {
-    return new Set(
-      connectionOf(tx)
-        .prepare('SELECT DISTINCT site_id FROM sensors WHERE site_id IS NOT NULL')
-        .pluck()
-        .all() as number[],
-    );
-  }
-
-  /** Inserts a sample sensor (`sample = 1`) at the end of the dashboard order; returns its id. */
-  insertSample(tx: SyncTx, s: SampleSensor, now: number): number {
-    return Number(
-      connectionOf(tx)
-        .prepare(
-          `INSERT INTO sensors (name, type, target, interval, retries, reminder_every, group_name, tags, site_id,
-             parent_id, enabled, options, sort_order, sample, status, message, last_checked_at, latency_ms, streak,
-             status_changed_at, created_at, updated_at)
-           VALUES (@name, @type, @target, @interval, @retries, @reminderEvery, @group, @tags, @siteId, @parentId,
-             @enabled, @options, (SELECT coalesce(max(sort_order), 0) + 1 FROM sensors), 1, @status, @message,
-             @lastCheckedAt, @latencyMs, 0, @lastCheckedAt, @now, @now)`,
-        )
-        .run({
-          ...s,
-          tags: JSON.stringify(s.tags),
-          options: JSON.stringify(s.options),
-          enabled: s.enabled ? 1 : 0,
-          status: s.enabled ? 'unknown' : 'paused',
-          now,
-        }).lastInsertRowid,
-    );
-  }
-
-  /** The sample sensors' ids. */
-  sampleIds(tx: SyncTx): number[] {
-    return connectionOf(tx).prepare('SELECT id FROM sensors WHERE sample = 1').pluck().all() as number[];
-  }
-
-  /** Deletes the sample sensors (with everything that cascades from them). */
-  deleteSamples(tx: SyncTx): void {
-    connectionOf(tx).prepare('DELETE FROM sensors WHERE sample = 1').run();
   }
 }

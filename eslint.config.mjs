@@ -1,6 +1,64 @@
 // @ts-check
+import { readdirSync } from 'node:fs';
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+/*
+ * Storage ownership (issue 15): each feature folder of apps/monitor/src owns its tables.
+ * (a) A feature never imports another feature's entity file (entities are its own business; a
+ *     feature's repository and row functions are what it offers the others). Entity files may
+ *     name each other: their relations mirror the foreign keys the migrations declare.
+ * (b) Only core/database and *.repository.ts files touch the driver or TypeORM's connection
+ *     objects, or unwrap a transaction handle; specs may (they check what was stored).
+ */
+const SERVER = 'apps/monitor/src';
+const FEATURES = readdirSync(new URL(`./${SERVER}/`, import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && entry.name !== 'core')
+  .map((entry) => entry.name);
+
+const DRIVER_PATHS = [
+  { name: 'better-sqlite3', message: 'only core/database and *.repository.ts files use the driver' },
+  { name: 'pg', message: 'only core/database and *.repository.ts files use the driver' },
+  {
+    name: 'typeorm',
+    importNames: ['DataSource', 'EntityManager', 'QueryRunner'],
+    message: 'only core/database and *.repository.ts files reach the connection: call a repository',
+  },
+];
+const DRIVER_PATTERNS = [
+  {
+    regex: '^typeorm/driver/',
+    message: 'only core/database and *.repository.ts files use the driver',
+  },
+  {
+    regex: '/core/database/sqlite-handle$',
+    message: 'only core/database and *.repository.ts files use the driver',
+  },
+  {
+    regex: '/core/database/(tx|unit-of-work)$',
+    importNames: ['connectionOf', 'managerOf', 'syncTxOf', 'txOf'],
+    message: 'a transaction handle is opened only by a repository: pass it to one',
+  },
+];
+/** Another feature's entity file, reached upwards from anywhere inside `feature`. */
+const otherEntity = (feature) => ({
+  regex: `^(\\.\\./)+(?!${feature}/)[\\w-]+/(.+/)?[\\w.-]+\\.entity(\\.ts)?$`,
+  message: `${feature} may not import another feature's entity: call that feature's repository or service`,
+});
+const restricted = (paths, patterns) => ({ 'no-restricted-imports': ['error', { paths, patterns }] });
+
+const storageOwnership = [
+  { files: [`${SERVER}/*.ts`], ignores: ['**/*.spec.ts'], rules: restricted(DRIVER_PATHS, DRIVER_PATTERNS) },
+  ...FEATURES.flatMap((feature) => [
+    {
+      files: [`${SERVER}/${feature}/**/*.ts`],
+      ignores: ['**/*.spec.ts', '**/*.repository.ts', '**/*.entity.ts'],
+      rules: restricted(DRIVER_PATHS, [...DRIVER_PATTERNS, otherEntity(feature)]),
+    },
+    { files: [`${SERVER}/${feature}/**/*.repository.ts`], rules: restricted([], [otherEntity(feature)]) },
+    { files: [`${SERVER}/${feature}/**/*.entity.ts`], rules: restricted(DRIVER_PATHS, DRIVER_PATTERNS) },
+  ]),
+];
 
 export default tseslint.config(
   {
@@ -73,6 +131,7 @@ export default tseslint.config(
       ],
     },
   },
+  ...storageOwnership,
   {
     files: ['frontend/**/*.ts'],
     languageOptions: {

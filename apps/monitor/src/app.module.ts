@@ -31,13 +31,13 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        CoreModule.forRoot(config, logger, options.clock),
+        CoreModule.forRoot(config, logger, options.clock, { startScheduler: options.startScheduler ?? true }),
         DatabaseModule.forRoot(ENTITIES),
         AuthModule,
         HealthModule,
         UsersModule,
         SettingsModule,
-        SchedulerModule.forRoot({ autoStart: options.startScheduler ?? true }),
+        SchedulerModule,
         IncidentsModule,
         SensorsModule,
         ChannelsModule,

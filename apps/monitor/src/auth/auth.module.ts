@@ -1,44 +1,20 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
-import { InstallationSecretsService } from '../settings/installation-secrets.service';
-import { SettingsService } from '../settings/settings.service';
-import { SettingsStore } from '../settings/settings.store';
-import { TotpService } from '../users/totp.service';
-import { UsersService } from '../users/users.service';
+import { InstallationSecretsModule } from '../settings/installation-secrets.module';
+import { SettingsModule } from '../settings/settings.module';
+import { UsersModule } from '../users/users.module';
 import { AccessGuard } from './access.guard';
 import { ApiKeyController } from './api-key.controller';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
-import { SessionService } from './session.service';
+import { SessionsModule } from './sessions.module';
 import { ApiKeyStrategy, SessionStrategy } from './strategies';
 
-/**
- * Identity: accounts, sessions, the API key and the global access guard. The account and settings
- * services live here too because authentication cannot work without them.
- */
+/** Identity: sign-in, the API key and the global access guard. */
 @Module({
-  imports: [PassportModule],
+  imports: [PassportModule, SessionsModule, UsersModule, SettingsModule, InstallationSecretsModule],
   controllers: [AuthController, ApiKeyController],
-  providers: [
-    { provide: APP_GUARD, useClass: AccessGuard },
-    ApiKeyStrategy,
-    SessionStrategy,
-    SessionService,
-    AuthService,
-    UsersService,
-    TotpService,
-    InstallationSecretsService,
-    SettingsStore,
-    SettingsService,
-  ],
-  exports: [
-    SessionService,
-    UsersService,
-    TotpService,
-    InstallationSecretsService,
-    SettingsStore,
-    SettingsService,
-  ],
+  providers: [{ provide: APP_GUARD, useClass: AccessGuard }, ApiKeyStrategy, SessionStrategy, AuthService],
 })
 export class AuthModule {}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConflictError } from '@monitor/domain';
 import type { LoginResponse, SetupRequest } from '@monitor/contracts';
-import { SettingsStore } from '../settings/settings.store';
+import { SettingsRepository } from '../settings/settings.repository';
 import { TotpService } from '../users/totp.service';
 import { UsersService } from '../users/users.service';
 import { verifyPassword } from './passwords';
@@ -29,7 +29,7 @@ export class AuthService {
     private readonly users: UsersService,
     private readonly totp: TotpService,
     private readonly sessions: SessionService,
-    private readonly settings: SettingsStore,
+    private readonly settings: SettingsRepository,
   ) {}
 
   /** First administrator, only while no account exists at all. Returns its session token. */

@@ -1,10 +1,10 @@
 import { ForbiddenError } from '@monitor/domain';
 import type { Role } from '@monitor/contracts';
 import type { FastifyRequest } from 'fastify';
-import type { UserEntity } from '../users/user.entity';
+import type { User } from '../users/users.repository';
 
 /** Who is calling: a signed-in account, or the API key (an administrator with no account). */
-export type Principal = { kind: 'user'; user: UserEntity } | { kind: 'api_key' };
+export type Principal = { kind: 'user'; user: User } | { kind: 'api_key' };
 
 const RANK: Record<Role, number> = { viewer: 1, operator: 2, admin: 3 };
 
@@ -30,7 +30,7 @@ export function currentPrincipal(request: FastifyRequest): Principal {
 }
 
 /** The signed-in account; the API key has none, so account endpoints refuse it. */
-export function currentUser(request: FastifyRequest): UserEntity {
+export function currentUser(request: FastifyRequest): User {
   const principal = currentPrincipal(request);
   if (principal.kind !== 'user') throw new ForbiddenError('the API key has no account: sign in to use this');
   return principal.user;

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { Clock } from '../core/clock/clock';
 import { InstallationSecretsService } from '../settings/installation-secrets.service';
-import { UserEntity } from '../users/user.entity';
+import { UsersRepository, type User } from '../users/users.repository';
 import { SESSION_LIFETIME_MS } from './session-cookie';
 import { signToken, verifyToken } from './signed-token';
 
@@ -12,17 +11,17 @@ export const TOTP_CHALLENGE_LIFETIME_MS = 2 * 60 * 1000;
 @Injectable()
 export class SessionService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
     private readonly secrets: InstallationSecretsService,
     private readonly clock: Clock,
   ) {}
 
-  async issueSession(user: UserEntity): Promise<string> {
+  async issueSession(user: User): Promise<string> {
     const key = await this.secrets.sessionKey();
     return signToken(key, 'session', [user.id, user.tokenEpoch], this.clock.now() + SESSION_LIFETIME_MS);
   }
 
-  async issueChallenge(user: UserEntity): Promise<string> {
+  async issueChallenge(user: User): Promise<string> {
     const key = await this.secrets.sessionKey();
     return signToken(
       key,
@@ -33,11 +32,11 @@ export class SessionService {
   }
 
   /** The account a session names, re-read now: null when expired, forged, disabled or revoked. */
-  async userOfSession(token: string | undefined): Promise<UserEntity | null> {
+  async userOfSession(token: string | undefined): Promise<User | null> {
     return this.resolve('session', token);
   }
 
-  async userOfChallenge(token: string | undefined): Promise<UserEntity | null> {
+  async userOfChallenge(token: string | undefined): Promise<User | null> {
     return this.resolve('totp-challenge', token);
   }
 
@@ -45,7 +44,7 @@ export class SessionService {
     const fields = verifyToken(await this.secrets.sessionKey(), purpose, token, 2, this.clock.now());
     if (!fields) return null;
     const [id, epoch] = fields;
-    const user = await this.dataSource.getRepository(UserEntity).findOneBy({ id });
+    const user = await this.users.findById(id);
     return user && !user.disabled && user.tokenEpoch === epoch ? user : null;
   }
 }

@@ -43,8 +43,11 @@ export const safetyCopyName = (databaseFile: string, nowMs: number): string =>
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
 
+/** The prefix of settings keys that are bookkeeping of this installation's own data. */
+export const BOOKKEEPING_PREFIX = 'history.';
+
 /** Settings keys that are bookkeeping of this installation's own data, not configuration. */
-export const isBookkeepingSetting = (key: string): boolean => key.startsWith('history.');
+export const isBookkeepingSetting = (key: string): boolean => key.startsWith(BOOKKEEPING_PREFIX);
 
 /** Limits on the tables a restore keeps in memory while it checks the document. */
 export const ROW_LIMITS = {

@@ -1,13 +1,26 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
 import { ChannelsModule } from '../channels/channels.module';
+import { HistoryModule } from '../history/history.module';
+import { MaintenanceModule } from '../maintenance/maintenance.module';
+import { SchedulerModule } from '../scheduler/scheduler.module';
+import { SensorsStorageModule } from '../sensors/sensors-storage.module';
+import { InstallationSecretsModule } from '../settings/installation-secrets.module';
+import { SitesModule } from '../sites/sites.module';
 import { BackupController } from './backup.controller';
 import { BackupService } from './backup.service';
 import { RestoreService } from './restore.service';
 
 /** GET /api/backup and POST /api/restore: the installation as one JSON document, and back. */
 @Module({
-  imports: [AuthModule, ChannelsModule],
+  imports: [
+    InstallationSecretsModule,
+    ChannelsModule,
+    HistoryModule,
+    MaintenanceModule,
+    SchedulerModule,
+    SensorsStorageModule,
+    SitesModule,
+  ],
   controllers: [BackupController],
   providers: [BackupService, RestoreService],
 })

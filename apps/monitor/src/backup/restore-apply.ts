@@ -1,7 +1,33 @@
 import type { BackupTable } from '@monitor/contracts';
 import { InvalidInputError } from '@monitor/domain';
-import type Database from 'better-sqlite3';
-import { entryKey, readIncident, readRollupBlock, refKey, refLabel } from './backup-format';
+import {
+  deleteChannel,
+  insertChannel,
+  storedChannelNames,
+  updateChannel,
+} from '../channels/channel-rows.repository';
+import type { SyncTx } from '../core/database/tx';
+import { replaceRollups } from '../history/history-rows.repository';
+import { replaceIncidents } from '../incidents/incident-rows.repository';
+import {
+  deleteSensor,
+  insertSensor,
+  setChannelLinks,
+  setParent,
+  storedSensorNames,
+  updateSensor,
+} from '../sensors/sensor-rows.repository';
+import { importSecrets, importSettings } from '../settings/settings-rows.repository';
+import { importSites, siteIdsByName } from '../sites/site-rows.repository';
+import { importAccounts } from '../users/user-rows.repository';
+import {
+  BOOKKEEPING_PREFIX,
+  entryKey,
+  readIncident,
+  readRollupBlock,
+  refKey,
+  refLabel,
+} from './backup-format';
 import type { RestorePlan } from './restore-plan';
 
 /** What applyRestore reads of a checked plan: plain data, so it can be sent to a worker thread. */
@@ -75,9 +101,10 @@ function keysOfStored(stored: Named[]): Map<string, number> {
  * Writes a checked document. Runs inside one transaction opened by the caller: every table the
  * document names is replaced, the others are left alone. Sensors, channels and sites are matched
  * by name and accounts by username, so what exists in both keeps its id (and, for a sensor, its
- * raw results). Throws to roll everything back.
+ * raw results). Each table is written through its feature's row functions; this decides the
+ * order and the matching. Throws to roll everything back.
  */
-export function applyRestore(db: Database.Database, plan: PlanData, context: ApplyContext): RestoreOutcome {
+export function applyRestore(tx: SyncTx, plan: PlanData, context: ApplyContext): RestoreOutcome {
   const { now } = context;
   const outcome: RestoreOutcome = {
     counts: {},
@@ -87,125 +114,77 @@ export function applyRestore(db: Database.Database, plan: PlanData, context: App
   const counts = outcome.counts;
 
   if (plan.settings) {
-    db.prepare(`DELETE FROM settings WHERE substr(key, 1, 8) <> 'history.'`).run();
-    const insert = db.prepare('INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)');
-    for (const [key, value] of plan.settings) insert.run(key, JSON.stringify(value), now);
-    counts.settings = plan.settings.size;
+    // The history's own bookkeeping (its watermarks) stays: it describes this database's rows.
+    counts.settings = importSettings(tx, plan.settings, BOOKKEEPING_PREFIX, now);
   }
 
   if (plan.apiKey !== undefined) {
-    db.prepare('DELETE FROM installation_secrets WHERE key IN (?, ?)').run(
-      API_KEY_ROWS.hash,
-      API_KEY_ROWS.sealed,
+    if (plan.apiKey !== null && !context.apiKeyRows)
+      throw new Error('the API key was not prepared for storing');
+    const rows = plan.apiKey === null ? null : context.apiKeyRows!;
+    importSecrets(
+      tx,
+      [API_KEY_ROWS.hash, API_KEY_ROWS.sealed],
+      rows && { [API_KEY_ROWS.hash]: rows.hash, [API_KEY_ROWS.sealed]: rows.sealed },
+      now,
     );
-    if (plan.apiKey !== null) {
-      if (!context.apiKeyRows) throw new Error('the API key was not prepared for storing');
-      const insert = db.prepare('INSERT INTO installation_secrets (key, value, created_at) VALUES (?, ?, ?)');
-      insert.run(API_KEY_ROWS.hash, context.apiKeyRows.hash, now);
-      insert.run(API_KEY_ROWS.sealed, context.apiKeyRows.sealed, now);
-    }
     counts.api_key = plan.apiKey === null ? 0 : 1;
   }
 
   // Sites: by name (unique).
   if (plan.sites) {
-    const stored = db.prepare('SELECT id, name, managed_by FROM sites').all() as Named[];
-    const wanted = new Set(plan.sites.map((s) => s.name));
-    const remove = db.prepare('DELETE FROM sites WHERE id = ?');
-    for (const row of stored) if (!wanted.has(row.name) && !row.managed_by) remove.run(row.id);
-    const ids = new Map(stored.map((s) => [s.name, s.id]));
-    const managed = new Set(stored.filter((s) => s.managed_by).map((s) => s.id));
-    const update = db.prepare(
-      'UPDATE sites SET kind = ?, lat = ?, lon = ?, sample = ?, updated_at = ? WHERE id = ?',
-    );
-    const insert = db.prepare(
-      'INSERT INTO sites (name, kind, lat, lon, sample, managed_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)',
-    );
-    for (const site of plan.sites) {
-      const id = ids.get(site.name);
-      if (id !== undefined) {
-        if (!managed.has(id)) update.run(site.kind, site.lat, site.lon, site.sample ? 1 : 0, now, id);
-      } else insert.run(site.name, site.kind, site.lat, site.lon, site.sample ? 1 : 0, now, now);
-    }
+    importSites(tx, plan.sites, now);
     counts.sites = plan.sites.length;
   }
-  const siteIds = new Map(
-    (db.prepare('SELECT id, name FROM sites').all() as Named[]).map((s) => [s.name, s.id]),
-  );
+  const siteIds = siteIdsByName(tx);
 
   // Channels: by name (and seq where names repeat).
   let channelIds: Map<string, number>;
   if (plan.channels) {
-    const stored = db.prepare('SELECT id, name, managed_by FROM channels ORDER BY id').all() as Named[];
+    const stored = storedChannelNames(tx);
     const pairs = pairByName(stored, plan.channels);
     const kept = new Set(pairs.values());
     const managed = new Set(stored.filter((c) => c.managed_by).map((c) => c.id));
-    const remove = db.prepare('DELETE FROM channels WHERE id = ?');
     for (const row of stored)
       if (!kept.has(row.id) && !managed.has(row.id)) {
         // Cascades to the sensors' links to it.
-        remove.run(row.id);
+        deleteChannel(tx, row.id);
         outcome.channels.deleted.push(row.id);
       }
-    const update = db.prepare(
-      `UPDATE channels SET type = ?, config = ?, enabled = ?, title_template = ?, body_template = ?, updated_at = ?
-       WHERE id = ?`,
-    );
-    const insert = db.prepare(
-      `INSERT INTO channels (name, type, config, enabled, title_template, body_template, last_error, last_error_at,
-         managed_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, '', NULL, NULL, ?, ?)`,
-    );
     channelIds = new Map();
     for (const c of plan.channels) {
       const key = entryKey(c.name, c.seq);
-      const values = [c.type, JSON.stringify(c.config), c.enabled ? 1 : 0, c.title_template, c.body_template];
       let id = pairs.get(key);
       if (id !== undefined) {
         if (!managed.has(id)) {
-          update.run(...values, now, id);
+          updateChannel(tx, id, c, now);
           outcome.channels.updated.push(id);
         }
       } else {
-        id = Number(insert.run(c.name, ...values, now, now).lastInsertRowid);
+        id = insertChannel(tx, c, now);
         outcome.channels.created.push(id);
       }
       channelIds.set(key, id);
     }
     counts.channels = plan.channels.length;
   } else {
-    channelIds = keysOfStored(db.prepare('SELECT id, name FROM channels ORDER BY id').all() as Named[]);
+    channelIds = keysOfStored(storedChannelNames(tx));
   }
 
   // Sensors: by name (and seq where names repeat).
   let sensorIds: Map<string, number>;
   if (plan.sensors) {
-    const stored = db
-      .prepare('SELECT id, name, enabled, managed_by FROM sensors ORDER BY id')
-      .all() as (Named & {
-      enabled: number;
-    })[];
+    const stored = storedSensorNames(tx);
     const pairs = pairByName(stored, plan.sensors);
     const kept = new Set(pairs.values());
     const managed = new Set(stored.filter((s) => s.managed_by).map((s) => s.id));
-    const remove = db.prepare('DELETE FROM sensors WHERE id = ?');
     for (const row of stored)
       if (!kept.has(row.id) && !managed.has(row.id)) {
         // Cascades to its results, rollups, incidents, channel links and window entries.
-        remove.run(row.id);
+        deleteSensor(tx, row.id);
         outcome.sensors.deleted.push(row.id);
       }
     const wasEnabled = new Map(stored.map((s) => [s.id, s.enabled === 1]));
-    const update = db.prepare(
-      `UPDATE sensors SET type = ?, target = ?, interval = ?, retries = ?, reminder_every = ?, group_name = ?,
-         tags = ?, site_id = ?, enabled = ?, options = ?, sort_order = ?, sample = ?, parent_id = NULL,
-         updated_at = ? WHERE id = ?`,
-    );
-    const reset = db.prepare(`UPDATE sensors SET status = ?, streak = 0 WHERE id = ?`);
-    const insert = db.prepare(
-      `INSERT INTO sensors (name, type, target, interval, retries, reminder_every, group_name, tags, site_id,
-         enabled, options, sort_order, sample, managed_by, status, message, streak, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, '', 0, ?, ?)`,
-    );
     sensorIds = new Map();
     plan.sensors.forEach((s, index) => {
       let siteId: number | null = null;
@@ -215,97 +194,42 @@ export function applyRestore(db: Database.Database, plan: PlanData, context: App
           throw new InvalidInputError(`sensors row ${index} ("${s.name}"): site "${s.site}" does not exist`);
         siteId = found;
       }
-      const values = [
-        s.type,
-        s.target,
-        s.interval,
-        s.retries,
-        s.reminder_every,
-        s.group,
-        JSON.stringify(s.tags),
-        siteId,
-        s.enabled ? 1 : 0,
-        JSON.stringify(s.options),
-        s.sort_order,
-        s.sample ? 1 : 0,
-      ];
       const key = entryKey(s.name, s.seq);
       const id = pairs.get(key);
       if (id !== undefined && managed.has(id)) {
         sensorIds.set(key, id);
       } else if (id !== undefined) {
-        update.run(...values, now, id);
-        if (wasEnabled.get(id) !== s.enabled) reset.run(s.enabled ? 'unknown' : 'paused', id);
+        updateSensor(tx, id, s, siteId, wasEnabled.get(id)!, now);
         outcome.sensors.updated.push(id);
         sensorIds.set(key, id);
       } else {
-        const status = s.enabled ? 'unknown' : 'paused';
-        const created = Number(insert.run(s.name, ...values, status, now, now).lastInsertRowid);
+        const created = insertSensor(tx, s, siteId, now);
         outcome.sensors.created.push(created);
         sensorIds.set(key, created);
       }
     });
-    const setParent = db.prepare('UPDATE sensors SET parent_id = ? WHERE id = ?');
-    const unlink = db.prepare('DELETE FROM sensor_channels WHERE sensor_id = ?');
-    const link = db.prepare('INSERT OR IGNORE INTO sensor_channels (sensor_id, channel_id) VALUES (?, ?)');
     plan.sensors.forEach((s, index) => {
       const id = sensorIds.get(entryKey(s.name, s.seq))!;
       if (managed.has(id)) return;
-      if (s.parent) setParent.run(sensorIds.get(refKey(s.parent))!, id);
-      unlink.run(id);
-      for (const ref of s.channels) {
+      if (s.parent) setParent(tx, id, sensorIds.get(refKey(s.parent))!);
+      const links = s.channels.map((ref) => {
         const channelId = channelIds.get(refKey(ref));
         if (channelId === undefined)
           throw new InvalidInputError(
             `sensors row ${index} ("${s.name}"): channel ${refLabel(ref)} does not exist`,
           );
-        link.run(id, channelId);
-      }
+        return channelId;
+      });
+      setChannelLinks(tx, id, links);
     });
     counts.sensors = plan.sensors.length;
   } else {
-    sensorIds = keysOfStored(db.prepare('SELECT id, name FROM sensors ORDER BY id').all() as Named[]);
+    sensorIds = keysOfStored(storedSensorNames(tx));
   }
 
   // Accounts: by username, in any case.
   if (plan.accounts) {
-    const stored = db.prepare('SELECT id, username FROM users').all() as { id: number; username: string }[];
-    const wanted = new Set(plan.accounts.map((a) => a.username.toLowerCase()));
-    const remove = db.prepare('DELETE FROM users WHERE id = ?');
-    for (const row of stored) if (!wanted.has(row.username.toLowerCase())) remove.run(row.id);
-    const ids = new Map(stored.map((u) => [u.username.toLowerCase(), u.id]));
-    const columns = `username = ?, password_hash = ?, role = ?, disabled = ?, token_epoch = ?, totp_secret = ?,
-      totp_enabled = ?, totp_last_step = ?, ui = ?, tour_version = ?, last_login_at = ?`;
-    const update = db.prepare(
-      `UPDATE users SET ${columns}, created_at = coalesce(?, created_at), updated_at = ? WHERE id = ?`,
-    );
-    const insert = db.prepare(
-      `INSERT INTO users (username, password_hash, role, disabled, token_epoch, totp_secret, totp_enabled,
-         totp_last_step, ui, tour_version, last_login_at, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    const clearCodes = db.prepare('DELETE FROM recovery_codes WHERE user_id = ?');
-    const addCode = db.prepare('INSERT INTO recovery_codes (user_id, code_hash, used_at) VALUES (?, ?, ?)');
-    for (const a of plan.accounts) {
-      const values = [
-        a.username,
-        a.password_hash,
-        a.role,
-        a.disabled ? 1 : 0,
-        a.token_epoch,
-        a.totp_secret,
-        a.totp_enabled ? 1 : 0,
-        a.totp_last_step,
-        JSON.stringify(a.ui),
-        a.tour_version,
-        a.last_login_at,
-      ];
-      let id = ids.get(a.username.toLowerCase());
-      if (id !== undefined) update.run(...values, a.created_at, now, id);
-      else id = Number(insert.run(...values, a.created_at ?? now, now).lastInsertRowid);
-      clearCodes.run(id);
-      for (const code of a.recovery_codes) addCode.run(id, code.code_hash, code.used_at);
-    }
+    importAccounts(tx, plan.accounts, now);
     counts.accounts = plan.accounts.length;
   }
 
@@ -316,25 +240,11 @@ export function applyRestore(db: Database.Database, plan: PlanData, context: App
   };
 
   if (plan.ranges.incidents) {
-    db.prepare('DELETE FROM incidents').run();
-    const insert = db.prepare(
-      `INSERT INTO incidents (sensor_id, started_at, resolved_at, cause, acknowledged, acknowledged_by,
-         acknowledged_at, note, reconstructed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    const insert = replaceIncidents(tx);
     let n = 0;
     context.scan('incidents', (index, row) => {
       const i = readIncident(index, row);
-      insert.run(
-        sensorIdOf(i.sensor, `incidents row ${index}`),
-        i.started_at,
-        i.resolved_at,
-        i.cause,
-        i.acknowledged ? 1 : 0,
-        i.acknowledged_by,
-        i.acknowledged_at,
-        i.note,
-        i.reconstructed ? 1 : 0,
-      );
+      insert({ ...i, sensorId: sensorIdOf(i.sensor, `incidents row ${index}`) });
       n++;
     });
     counts.incidents = n;
@@ -342,16 +252,12 @@ export function applyRestore(db: Database.Database, plan: PlanData, context: App
 
   for (const tier of ['rollup_hourly', 'rollup_daily'] as const) {
     if (!plan.ranges[tier]) continue;
-    db.prepare(`DELETE FROM ${tier}`).run();
-    const insert = db.prepare(
-      `INSERT INTO ${tier} (sensor_id, bucket_start, count, up, latency_sum, latency_min, latency_max)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    );
+    const insert = replaceRollups(tx, tier);
     let n = 0;
     context.scan(tier, (index, row) => {
       const sensorId = sensorIdOf(readRollupBlock(tier, index, row).sensor, `${tier} row ${index}`);
       n += readRollupBlock(tier, index, row, (start, count, up, sum, min, max) =>
-        insert.run(sensorId, start, count, up, sum, min, max),
+        insert(sensorId, start, count, up, sum, min, max),
       ).buckets;
     });
     counts[tier] = n;

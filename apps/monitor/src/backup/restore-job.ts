@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { ConflictError, InvalidInputError } from '@monitor/domain';
-import Database from 'better-sqlite3';
+import { isBusy, writeInOwnConnection } from '../core/database/own-connection';
 import { applyRestore, type PlanData, type RestoreOutcome } from './restore-apply';
 import type { RestorePlan } from './restore-plan';
 import { scanRange } from './restore-spool';
@@ -38,32 +38,17 @@ export const planData = (plan: RestorePlan): PlanData => ({
  * it; any error rolls everything back. Runs in the restore worker thread.
  */
 export function runRestoreJob(job: RestoreJob): RestoreOutcome {
-  const db = new Database(job.databaseFile, { fileMustExist: true });
+  const fd = fs.openSync(job.spool, 'r');
   try {
-    db.pragma(`busy_timeout = ${job.busyTimeoutMs}`);
-    // Per connection: the cascades of a deleted sensor or channel depend on it.
-    db.pragma('foreign_keys = ON');
-    db.pragma('synchronous = NORMAL');
-    const fd = fs.openSync(job.spool, 'r');
-    try {
-      const outcome = db
-        .transaction(() =>
-          applyRestore(db, job.plan, {
-            now: job.now,
-            apiKeyRows: job.apiKeyRows,
-            scan: (table, onRow) => scanRange(fd, table, job.plan.ranges[table]!, onRow),
-          }),
-        )
-        .immediate();
-      // Copy the large commit into the database file here, off the event loop, rather than in
-      // the server's next small write.
-      db.pragma('wal_checkpoint(PASSIVE)');
-      return outcome;
-    } finally {
-      fs.closeSync(fd);
-    }
+    return writeInOwnConnection(job.databaseFile, job.busyTimeoutMs, (tx) =>
+      applyRestore(tx, job.plan, {
+        now: job.now,
+        apiKeyRows: job.apiKeyRows,
+        scan: (table, onRow) => scanRange(fd, table, job.plan.ranges[table]!, onRow),
+      }),
+    );
   } finally {
-    db.close();
+    fs.closeSync(fd);
   }
 }
 
@@ -76,7 +61,7 @@ export function replyTo(job: RestoreJob): RestoreReply {
     if (error instanceof InvalidInputError) return { ok: false, kind: 'invalid', message };
     if (error instanceof ConflictError) return { ok: false, kind: 'conflict', message };
     // Another connection held the write lock past the wait: nothing was written.
-    if ((error as { code?: unknown }).code === 'SQLITE_BUSY')
+    if (isBusy(error))
       return { ok: false, kind: 'conflict', message: 'the database stayed busy; nothing was restored' };
     return { ok: false, kind: 'failed', message };
   }

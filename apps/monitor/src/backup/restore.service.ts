@@ -3,19 +3,16 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
 import type { RestoreResult } from '@monitor/contracts';
 import { ConflictError, DomainError, InvalidInputError } from '@monitor/domain';
 import { ProbeCatalogue } from '@monitor/probes';
-import type Database from 'better-sqlite3';
-import { DataSource } from 'typeorm';
+import { ChannelsRepository } from '../channels/channels.repository';
 import { ChannelsService } from '../channels/channels.service';
 import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
 import { DATABASE_FILE, databasePath } from '../core/database/database-path';
-import { BUSY_TIMEOUT_MS } from '../core/database/open-database';
-import { sqliteHandle } from '../core/database/sqlite-handle';
+import { DatabaseFile } from '../core/database/database-file';
 import { EventBus } from '../core/events/event-bus';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
@@ -27,6 +24,7 @@ import { mergeDraft } from '../sensors/sensor-input';
 import { SensorsRepository } from '../sensors/sensors.repository';
 import { InstallationSecretsService } from '../settings/installation-secrets.service';
 import { MapSettingsService } from '../sites/map-settings.service';
+import { SitesRepository } from '../sites/sites.repository';
 import { apiKeyRows } from './api-key-rows';
 import { entryKey, refKey, refLabel, safetyCopyName } from './backup-format';
 import { JsonScanError, JsonTableScanner } from './json-table-scanner';
@@ -69,7 +67,9 @@ export class RestoreService {
 
   constructor(
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
-    private readonly dataSource: DataSource,
+    private readonly database: DatabaseFile,
+    private readonly siteRows: SitesRepository,
+    private readonly channelRows: ChannelsRepository,
     private readonly secrets: InstallationSecretsService,
     private readonly channels: ChannelsService,
     private readonly catalogue: ProbeCatalogue,
@@ -79,7 +79,7 @@ export class RestoreService {
     private readonly maintenance: MaintenanceService,
     private readonly writer: ResultWriter,
     private readonly events: EventBus,
-    private readonly moduleRef: ModuleRef,
+    private readonly mapSettings: MapSettingsService,
     private readonly clock: Clock,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
   ) {}
@@ -124,7 +124,7 @@ export class RestoreService {
       };
       await this.receive(body, spool, plan);
       plan.finish();
-      this.checkReferencesToStoredRows(plan);
+      await this.checkReferencesToStoredRows(plan);
       const apiKey = plan.apiKey ? apiKeyRows(await this.secrets.sessionKey(), plan.apiKey) : null;
       lap('check_ms');
 
@@ -134,8 +134,7 @@ export class RestoreService {
       const release = this.writer.hold();
       // Any other write there (an edit through the API, an incident opening) waits for the
       // worker's commit instead of failing with SQLITE_BUSY after the usual 5 s.
-      const connection = sqliteHandle(this.dataSource);
-      connection.pragma(`busy_timeout = ${RESTORE_BUSY_TIMEOUT_MS}`);
+      this.database.waitForLocks(RESTORE_BUSY_TIMEOUT_MS);
       let safetyCopy: string;
       let outcome: RestoreOutcome;
       try {
@@ -153,7 +152,7 @@ export class RestoreService {
         // Deleted sensors stop at once, and their waiting results are dropped, not written.
         for (const id of outcome.sensors.deleted) this.runtime.remove(id);
       } finally {
-        connection.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+        this.database.waitForLocksAsUsual();
         release();
       }
       await this.announce(plan, outcome);
@@ -235,10 +234,9 @@ export class RestoreService {
   }
 
   /** References the document makes to rows it does not carry (its sensors table, its sites…). */
-  private checkReferencesToStoredRows(plan: RestorePlan): void {
-    const db = sqliteHandle(this.dataSource);
+  private async checkReferencesToStoredRows(plan: RestorePlan): Promise<void> {
     if (!plan.sensors && plan.sensorRefs.size > 0) {
-      const stored = storedKeys(db, 'sensors');
+      const stored = keysOf(await this.sensors.namesInIdOrder());
       for (const { ref, where } of plan.sensorRefs.values())
         if (!stored.has(refKey(ref)))
           throw new InvalidInputError(
@@ -246,16 +244,14 @@ export class RestoreService {
           );
     }
     if (plan.sensors && !plan.sites) {
-      const sites = new Set(
-        (db.prepare('SELECT name FROM sites').all() as { name: string }[]).map((s) => s.name),
-      );
+      const sites = new Set((await this.siteRows.names()).values());
       plan.sensors.forEach((s, i) => {
         if (s.site && !sites.has(s.site))
           throw new InvalidInputError(`sensors row ${i} ("${s.name}"): site "${s.site}" does not exist`);
       });
     }
     if (plan.sensors && !plan.channels) {
-      const channels = storedKeys(db, 'channels');
+      const channels = keysOf(await this.channelRows.namesInIdOrder());
       plan.sensors.forEach((s, i) => {
         for (const ref of s.channels)
           if (!channels.has(refKey(ref)))
@@ -274,7 +270,7 @@ export class RestoreService {
     for (let n = 2; fs.existsSync(path.join(dir, name)); n++) name = `${base}-${n}`;
     const target = path.join(dir, name);
     try {
-      await sqliteHandle(this.dataSource).backup(target);
+      await this.database.copyTo(target);
       fs.chmodSync(target, fs.statSync(databasePath(dir)).mode & 0o777);
     } catch (error) {
       fs.rmSync(target, { force: true });
@@ -325,16 +321,8 @@ export class RestoreService {
       await this.maintenance.reload();
     }
     if (plan.settings) {
-      await this.mapSettings()?.reload();
+      await this.mapSettings.reload();
       this.events.emit('settings', {});
-    }
-  }
-
-  private mapSettings(): MapSettingsService | null {
-    try {
-      return this.moduleRef.get(MapSettingsService, { strict: false });
-    } catch {
-      return null;
     }
   }
 }
@@ -344,11 +332,11 @@ const tooLarge = () =>
     `the backup document is larger than the restore limit of ${RESTORE_BODY_LIMIT / 1048576} MiB`,
   );
 
-/** Entry keys (seq, name) of stored sensors or channels, numbered by id as a backup numbers them. */
-function storedKeys(db: Database.Database, table: 'sensors' | 'channels'): Set<string> {
+/** Entry keys (seq, name) of stored sensors or channels, named in id order as a backup numbers them. */
+function keysOf(namesInIdOrder: string[]): Set<string> {
   const seen = new Map<string, number>();
   const keys = new Set<string>();
-  for (const { name } of db.prepare(`SELECT name FROM ${table} ORDER BY id`).all() as { name: string }[]) {
+  for (const name of namesInIdOrder) {
     const seq = (seen.get(name) ?? 0) + 1;
     seen.set(name, seq);
     keys.add(entryKey(name, seq));

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { createNotifierCatalogue, NotifierCatalogue } from '@monitor/notifiers';
 import { AlertOutboxModule } from './alert-outbox.module';
 import { ChannelsController } from './channels.controller';
+import { ChannelsRepository } from './channels.repository';
 import { ChannelsService } from './channels.service';
 import { DeliveryService } from './delivery.service';
 
@@ -10,9 +11,10 @@ import { DeliveryService } from './delivery.service';
   controllers: [ChannelsController],
   providers: [
     { provide: NotifierCatalogue, useFactory: createNotifierCatalogue },
+    ChannelsRepository,
     ChannelsService,
     DeliveryService,
   ],
-  exports: [ChannelsService, DeliveryService],
+  exports: [ChannelsRepository, ChannelsService, DeliveryService],
 })
 export class ChannelsModule {}

@@ -10,10 +10,10 @@ import {
   TemplateParseError,
 } from '@monitor/domain';
 import { NotifierCatalogue, type Notifier } from '@monitor/notifiers';
-import { DataSource } from 'typeorm';
 import { Clock } from '../core/clock/clock';
 import { EventBus } from '../core/events/event-bus';
-import { ChannelEntity } from './channel.entity';
+import type { ChannelEntity } from './channel.entity';
+import { ChannelsRepository } from './channels.repository';
 import type { ChannelDto, ChannelInputDto } from './dto/channel.dto';
 
 interface ChannelDraft {
@@ -39,18 +39,14 @@ export const channelColumns = (draft: ChannelDraft) => ({
 @Injectable()
 export class ChannelsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly repository: ChannelsRepository,
     private readonly catalogue: NotifierCatalogue,
     private readonly events: EventBus,
     private readonly clock: Clock,
   ) {}
 
-  private get repo() {
-    return this.dataSource.getRepository(ChannelEntity);
-  }
-
   async list(): Promise<ChannelDto[]> {
-    return (await this.repo.find({ order: { name: 'ASC', id: 'ASC' } })).map((c) => this.view(c));
+    return (await this.repository.list()).map((c) => this.view(c));
   }
 
   async get(id: number): Promise<ChannelDto> {
@@ -59,15 +55,7 @@ export class ChannelsService {
 
   async create(input: ChannelInputDto): Promise<ChannelDto> {
     const draft = this.draft(null, input);
-    const now = this.clock.now();
-    const saved = await this.repo.save({
-      ...channelColumns(draft),
-      lastError: '',
-      lastErrorAt: null,
-      managedBy: null,
-      createdAt: now,
-      updatedAt: now,
-    });
+    const saved = await this.repository.insert(channelColumns(draft), this.clock.now());
     this.events.emit('channel', { id: saved.id, action: 'created' });
     return this.view(saved);
   }
@@ -77,9 +65,7 @@ export class ChannelsService {
     if (stored.managedBy)
       throw new ConflictError(`channel "${stored.name}" is managed by the configuration file`);
     const draft = this.draft(stored, input);
-    const saved = await this.repo.save(
-      Object.assign(stored, channelColumns(draft), { updatedAt: this.clock.now() }),
-    );
+    const saved = await this.repository.update(stored, channelColumns(draft), this.clock.now());
     this.events.emit('channel', { id, action: 'updated' });
     return this.view(saved);
   }
@@ -88,7 +74,7 @@ export class ChannelsService {
     const stored = await this.mustFind(id);
     if (stored.managedBy)
       throw new ConflictError(`channel "${stored.name}" is managed by the configuration file`);
-    await this.dataSource.transaction((manager) => manager.delete(ChannelEntity, { id }));
+    await this.repository.delete(id);
     this.events.emit('channel', { id, action: 'deleted' });
   }
 
@@ -99,7 +85,7 @@ export class ChannelsService {
   }
 
   async mustFind(id: number): Promise<ChannelEntity> {
-    const channel = await this.repo.findOneBy({ id });
+    const channel = await this.repository.byId(id);
     if (!channel) throw new NotFoundError(`no channel with id ${id}`);
     return channel;
   }

@@ -2,17 +2,16 @@ import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs
 import { renderAlert, type AlertContext } from '@monitor/domain';
 import { deliverWithRetries, type DeliveryOutcome, type Notification } from '@monitor/notifiers';
 import type { Subscription } from 'rxjs';
-import { DataSource } from 'typeorm';
 import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
-import { connectionFree } from '../core/database/connection-free';
-import { sqliteHandle } from '../core/database/sqlite-handle';
+import { UnitOfWork } from '../core/database/unit-of-work';
 import { type AlertEvent, EventBus } from '../core/events/event-bus';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
 import { AlertOutboxRepository, type StoredAlert } from './alert-outbox.repository';
-import { ChannelEntity } from './channel.entity';
+import type { ChannelEntity } from './channel.entity';
+import { ChannelsRepository } from './channels.repository';
 import { ChannelsService } from './channels.service';
 
 /** Finished outbox rows are kept this long (for inspection), then pruned. */
@@ -37,7 +36,8 @@ export class DeliveryService implements OnModuleInit, OnApplicationShutdown {
   private pruner?: NodeJS.Timeout;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly unit: UnitOfWork,
+    private readonly channelRows: ChannelsRepository,
     private readonly outbox: AlertOutboxRepository,
     private readonly channels: ChannelsService,
     private readonly events: EventBus,
@@ -153,7 +153,7 @@ export class DeliveryService implements OnModuleInit, OnApplicationShutdown {
   }
 
   private async send(channelId: number, outboxId: number, alert: StoredAlert): Promise<void> {
-    const channel = await this.dataSource.getRepository(ChannelEntity).findOneBy({ id: channelId });
+    const channel = await this.channelRows.byId(channelId);
     if (!channel || !channel.enabled) return this.finish(outboxId, 'channel disabled or deleted');
     const notification = this.notification(alert, channel);
     const outcome = await deliverWithRetries(
@@ -180,7 +180,7 @@ export class DeliveryService implements OnModuleInit, OnApplicationShutdown {
 
   private async finish(outboxId: number, error: string | null): Promise<void> {
     // Marked outside anyone else's open transaction, whose rollback would undo the mark.
-    await connectionFree(sqliteHandle(this.dataSource));
+    await this.unit.ready();
     this.outbox.finish(outboxId, this.clock.now(), error);
   }
 
@@ -220,9 +220,7 @@ export class DeliveryService implements OnModuleInit, OnApplicationShutdown {
   private async record(channelId: number, outcome: DeliveryOutcome): Promise<void> {
     const error = outcome.ok ? '' : outcome.error.message;
     const at = outcome.ok ? null : this.clock.now();
-    await this.dataSource
-      .getRepository(ChannelEntity)
-      .update({ id: channelId }, { lastError: error, lastErrorAt: at });
+    await this.channelRows.recordOutcome(channelId, error, at);
     this.events.emit('channel', { id: channelId, action: 'updated' });
   }
 }

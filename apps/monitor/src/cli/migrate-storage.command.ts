@@ -1,13 +1,14 @@
 import { Command, Option } from 'nest-commander';
-import type { DataSource } from 'typeorm';
 import { loadConfig } from '../core/config/config.loader';
 import { ConfigError, type MonitorConfig } from '../core/config/monitor-config';
-import { copyDatabase, CopyRefusedError } from '../core/database/copy-database';
+import {
+  copyDatabase,
+  CopyRefusedError,
+  openStorage,
+  type OpenedStorage,
+} from '../core/database/copy-database';
 import { databasePath } from '../core/database/database-path';
 import { maskDatabaseUrl, parsePostgresUrl } from '../core/database/database-url';
-import { openDatabase } from '../core/database/open-database';
-import { openPostgres } from '../core/database/open-postgres';
-import { sqlClientFor } from '../core/database/sql-client';
 import { createLogger } from '../core/logging/logger';
 import { dropIdentity } from '../core/process/identity';
 import { StartupError } from '../core/process/startup-error';
@@ -19,7 +20,7 @@ type Flags = ConfigFlagOptions & { to?: string; from?: string };
 /** One side of the copy: the configured storage, or the database named on the command line. */
 interface Storage {
   label: string;
-  open(): Promise<DataSource>;
+  open(): Promise<OpenedStorage>;
 }
 
 @Command({
@@ -43,19 +44,19 @@ export class MigrateStorageCommand extends ConfigOptions {
     }
     const logger = createLogger(config.log_level);
     const configured = configuredStorage(config);
-    const named: Storage = { label: maskDatabaseUrl(other), open: () => openPostgres(other, []) };
+    const named: Storage = { label: maskDatabaseUrl(other), open: () => openStorage({ url: other }) };
     if (config.database_url && config.database_url.trim() === other.trim())
       exitWithError('the configured storage and the named database are the same');
     const [source, target] = flags.to ? [configured, named] : [named, configured];
 
-    let from: DataSource | undefined;
-    let to: DataSource | undefined;
+    let from: OpenedStorage | undefined;
+    let to: OpenedStorage | undefined;
     try {
       dropIdentity(config, logger);
       from = await source.open();
       to = await target.open();
       process.stdout.write(`copying ${source.label} → ${target.label}\n`);
-      const report = await copyDatabase(sqlClientFor(from), sqlClientFor(to), (table, rows) =>
+      const report = await copyDatabase(from.client, to.client, (table, rows) =>
         process.stdout.write(`  ${table}: ${rows} rows\n`),
       );
       const rows = report.tables.reduce((sum, t) => sum + t.rows, 0);
@@ -70,8 +71,8 @@ export class MigrateStorageCommand extends ConfigOptions {
         logger,
       );
     } finally {
-      await from?.destroy().catch(() => undefined);
-      await to?.destroy().catch(() => undefined);
+      await from?.close().catch(() => undefined);
+      await to?.close().catch(() => undefined);
     }
   }
 
@@ -94,8 +95,8 @@ export class MigrateStorageCommand extends ConfigOptions {
 
 function configuredStorage(config: MonitorConfig): Storage {
   const url = config.database_url;
-  if (url) return { label: maskDatabaseUrl(url), open: () => openPostgres(url, []) };
-  return { label: databasePath(config.data_dir), open: () => openDatabase(config.data_dir, []) };
+  if (url) return { label: maskDatabaseUrl(url), open: () => openStorage({ url }) };
+  return { label: databasePath(config.data_dir), open: () => openStorage({ dataDir: config.data_dir }) };
 }
 
 /** What the operator changes so that the monitor uses the copy. */

@@ -5,21 +5,31 @@ import { EventBus } from './events/event-bus';
 import type { MonitorConfig } from './config/monitor-config';
 import { APP_LOGGER } from './logging/logging.tokens';
 import type { AppLogger } from './logging/logger';
+import { RUN_OPTIONS, type RunOptions } from './process/run-options';
 
-/** The configuration, the logger, the clock and the event bus, available to every feature module. */
+/**
+ * The configuration, the logger, the clock, the event bus and how this process runs, available to
+ * every feature module.
+ */
 @Global()
 @Module({})
 export class CoreModule {
-  static forRoot(config: MonitorConfig, logger: AppLogger, clock: Clock = new SystemClock()): DynamicModule {
+  static forRoot(
+    config: MonitorConfig,
+    logger: AppLogger,
+    clock: Clock = new SystemClock(),
+    run: RunOptions = { startScheduler: true },
+  ): DynamicModule {
     return {
       module: CoreModule,
       providers: [
         { provide: MONITOR_CONFIG, useValue: config },
         { provide: APP_LOGGER, useValue: logger },
         { provide: Clock, useValue: clock },
+        { provide: RUN_OPTIONS, useValue: run },
         EventBus,
       ],
-      exports: [MONITOR_CONFIG, APP_LOGGER, Clock, EventBus],
+      exports: [MONITOR_CONFIG, APP_LOGGER, Clock, EventBus, RUN_OPTIONS],
     };
   }
 }

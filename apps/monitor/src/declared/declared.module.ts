@@ -1,7 +1,14 @@
 import { Module } from '@nestjs/common';
 import { ChannelsModule } from '../channels/channels.module';
+import { MaintenanceModule } from '../maintenance/maintenance.module';
+import { SchedulerModule } from '../scheduler/scheduler.module';
+import { SensorsStorageModule } from '../sensors/sensors-storage.module';
+import { SitesModule } from '../sites/sites.module';
 import { DeclaredConfigSync } from './declared-config.service';
 
 /** Sites, channels, sensors and maintenance windows declared in the configuration file. */
-@Module({ imports: [ChannelsModule], providers: [DeclaredConfigSync] })
+@Module({
+  imports: [SitesModule, ChannelsModule, SensorsStorageModule, MaintenanceModule, SchedulerModule],
+  providers: [DeclaredConfigSync],
+})
 export class DeclaredModule {}

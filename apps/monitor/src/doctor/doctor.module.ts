@@ -1,7 +1,14 @@
 import { Module } from '@nestjs/common';
+import { ChannelsModule } from '../channels/channels.module';
+import { SchedulerModule } from '../scheduler/scheduler.module';
+import { SensorsStorageModule } from '../sensors/sensors-storage.module';
 import { DoctorController } from './doctor.controller';
 import { DoctorService } from './doctor.service';
 
-/** The self-check over HTTP (the scheduler module, global, provides the runtime it reads). */
-@Module({ controllers: [DoctorController], providers: [DoctorService] })
+/** The self-check over HTTP. */
+@Module({
+  imports: [SchedulerModule, SensorsStorageModule, ChannelsModule],
+  controllers: [DoctorController],
+  providers: [DoctorService],
+})
 export class DoctorModule {}

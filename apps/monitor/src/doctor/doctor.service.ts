@@ -1,22 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { timeoutMs } from '@monitor/probes';
-import { DataSource } from 'typeorm';
 import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
 import { databasePath } from '../core/database/database-path';
-import { sqliteHandle } from '../core/database/sqlite-handle';
+import { DatabaseProbe } from '../core/database/database-probe';
+import { ChannelsRepository } from '../channels/channels.repository';
 import { StorageHealth } from '../core/database/storage-health';
 import { SchedulerService } from '../scheduler/scheduler.service';
 import { SensorRuntimeService } from '../scheduler/sensor-runtime.service';
 import { SensorsRepository } from '../sensors/sensors.repository';
-import {
-  checkDataDirectory,
-  checkDisk,
-  inspectDatabase,
-  type DoctorCheck,
-  type DoctorReport,
-} from './installation-checks';
+import { checkDataDirectory, checkDisk, type DoctorCheck, type DoctorReport } from './installation-checks';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Overdue sensors named in the scheduler check's detail; the rest are counted. */
@@ -77,7 +71,8 @@ export class DoctorService {
   private readonly startedAt: number;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly probe: DatabaseProbe,
+    private readonly channels: ChannelsRepository,
     private readonly runtime: SensorRuntimeService,
     private readonly scheduler: SchedulerService,
     private readonly sensors: SensorsRepository,
@@ -104,7 +99,7 @@ export class DoctorService {
   private database(dataDir: string): DoctorCheck[] {
     const file = databasePath(dataDir);
     try {
-      return inspectDatabase(sqliteHandle(this.dataSource), file);
+      return this.probe.inspect(file);
     } catch (error) {
       const detail = `${file} cannot be read: ${(error as Error).message}`;
       return [
@@ -141,12 +136,6 @@ export class DoctorService {
   }
 
   private async delivery(): Promise<DoctorCheck> {
-    const failing = (await this.dataSource.query(
-      `SELECT name, last_error FROM channels
-       WHERE last_error != '' AND last_error_at IS NOT NULL AND last_error_at >= ?
-       ORDER BY name, id`,
-      [this.clock.now() - DAY_MS],
-    )) as { name: string; last_error: string }[];
-    return deliveryCheck(failing);
+    return deliveryCheck(await this.channels.failingSince(this.clock.now() - DAY_MS));
   }
 }

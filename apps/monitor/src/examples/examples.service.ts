@@ -3,18 +3,24 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { ExampleCounts } from '@monitor/contracts';
 import { alignDown, ConflictError, DAY_MS, HOUR_MS } from '@monitor/domain';
 import { ProbeCatalogue } from '@monitor/probes';
-import type Database from 'better-sqlite3';
-import { DataSource } from 'typeorm';
 import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
-import { sqliteHandle } from '../core/database/sqlite-handle';
-import { writeAtomically } from '../core/database/write-atomically';
+import { UnitOfWork, type SyncTx } from '../core/database/unit-of-work';
 import { EventBus } from '../core/events/event-bus';
-import { HistoryQueries } from '../history/history.queries';
+import { HistoryRepository } from '../history/history.repository';
 import { RollupMaintenance } from '../history/rollup-maintenance.service';
+import { IncidentsRepository } from '../incidents/incidents.repository';
 import { SchedulerService } from '../scheduler/scheduler.service';
 import { mergeDraft } from '../sensors/sensor-input';
+import {
+  deleteSampleSensors,
+  insertSampleSensor,
+  sampleSensorIds,
+  sensorIdByName,
+  siteIdsInUse,
+} from '../sensors/sensor-rows.repository';
+import { SitesRepository } from '../sites/sites.repository';
 import { SAMPLE_DAYS, SAMPLE_SENSORS, SAMPLE_SITES } from './sample-dataset';
 import { inventHistory } from './sample-history';
 
@@ -29,7 +35,10 @@ const SAMPLE_RETRIES = 2;
 @Injectable()
 export class ExamplesService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly unit: UnitOfWork,
+    private readonly sites: SitesRepository,
+    private readonly history: HistoryRepository,
+    private readonly incidents: IncidentsRepository,
     private readonly catalogue: ProbeCatalogue,
     private readonly scheduler: SchedulerService,
     private readonly rollups: RollupMaintenance,
@@ -39,19 +48,19 @@ export class ExamplesService {
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
   ) {}
 
-  private get db(): Database.Database {
-    return sqliteHandle(this.dataSource);
+  /** What sample data is stored now (read in one transaction, so the counts agree). */
+  counts(): ExampleCounts {
+    return this.unit.now((tx) => this.countIn(tx));
   }
 
-  counts(): ExampleCounts {
-    return this.db
-      .prepare(
-        `SELECT (SELECT count(*) FROM sensors WHERE sample = 1) AS sensors,
-           (SELECT count(*) FROM probe_results WHERE sensor_id IN (SELECT id FROM sensors WHERE sample = 1)) AS results,
-           (SELECT count(*) FROM incidents WHERE sensor_id IN (SELECT id FROM sensors WHERE sample = 1)) AS incidents,
-           (SELECT count(*) FROM sites WHERE sample = 1) AS sites`,
-      )
-      .get() as ExampleCounts;
+  private countIn(tx: SyncTx): ExampleCounts {
+    const ids = sampleSensorIds(tx);
+    return {
+      sensors: ids.length,
+      results: this.history.countResultsOf(tx, ids),
+      incidents: this.incidents.countOf(tx, ids),
+      sites: this.sites.countSamples(tx),
+    };
   }
 
   async load(): Promise<ExampleCounts> {
@@ -59,9 +68,9 @@ export class ExamplesService {
     if (declared > 0)
       throw new ConflictError('this installation is configured from a file: sample data cannot be loaded');
     // The totals are read in the same transaction: a load or removal racing this one cannot skew them.
-    const { created, totals } = await writeAtomically(this.dataSource, () => ({
-      created: this.insert(),
-      totals: this.counts(),
+    const { created, totals } = await this.unit.atomically((tx) => ({
+      created: this.insert(tx),
+      totals: this.countIn(tx),
     }));
     for (const id of created) {
       await this.scheduler.reconcile(id);
@@ -72,15 +81,11 @@ export class ExamplesService {
 
   /** Removes sample rows; what went is counted in the same transaction that removes it. */
   async remove(): Promise<ExampleCounts> {
-    const { ids, gone } = await writeAtomically(this.dataSource, (db) => {
-      const before = this.counts();
-      const ids = db.prepare('SELECT id FROM sensors WHERE sample = 1').pluck().all() as number[];
-      db.prepare('DELETE FROM sensors WHERE sample = 1').run();
-      const sites = db
-        .prepare(
-          'DELETE FROM sites WHERE sample = 1 AND id NOT IN (SELECT site_id FROM sensors WHERE site_id IS NOT NULL)',
-        )
-        .run().changes;
+    const { ids, gone } = await this.unit.atomically((tx) => {
+      const before = this.countIn(tx);
+      const ids = sampleSensorIds(tx);
+      deleteSampleSensors(tx);
+      const sites = this.sites.deleteUnusedSamples(tx, siteIdsInUse(tx));
       return { ids, gone: { ...before, sites } };
     });
     for (const id of ids) {
@@ -90,68 +95,48 @@ export class ExamplesService {
     return gone;
   }
 
-  /** Sites, sensors, their invented results and incidents, and the rollups; inside `writeAtomically`. */
-  private insert(): number[] {
-    const db = this.db;
+  /** Sites, sensors, their invented results and incidents, and the rollups; inside `tx`. */
+  private insert(tx: SyncTx): number[] {
     const now = this.clock.now();
     const from = now - SAMPLE_DAYS * DAY_MS;
     const self = this.selfAddress();
-    const queries = new HistoryQueries(db);
     const marks = this.rollups.watermarks();
-    const exists = (table: string, name: string) =>
-      db.prepare(`SELECT id FROM ${table} WHERE name = ? ORDER BY id LIMIT 1`).pluck().get(name) as
-        number | undefined;
-    const insertSite = db.prepare(
-      `INSERT INTO sites (name, kind, lat, lon, sample, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, ?)`,
-    );
-    const insertSensor = db.prepare(
-      `INSERT INTO sensors (name, type, target, interval, retries, reminder_every, group_name, tags, site_id, enabled,
-         options, sort_order, sample, status, message, last_checked_at, latency_ms, streak, status_changed_at, created_at, updated_at)
-       VALUES (@name, @type, @target, @interval, @retries, 0, @group, @tags, @site, @enabled, @options,
-         (SELECT coalesce(max(sort_order), 0) + 1 FROM sensors), 1, @status, @message, @checked, @latency, 0, @checked, @now, @now)`,
-    );
-    const insertResult = db.prepare(
-      'INSERT INTO probe_results (sensor_id, ts, success, status_code, latency_ms, message) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    const insertIncident = db.prepare(
-      'INSERT INTO incidents (sensor_id, started_at, resolved_at, cause) VALUES (?, ?, ?, ?)',
-    );
     for (const site of SAMPLE_SITES)
-      if (exists('sites', site.name) === undefined)
-        insertSite.run(site.name, site.kind, site.lat, site.lon, now, now);
+      if (this.sites.findNow(tx, site.name) === undefined) this.sites.insertNow(tx, site, now, true);
     const created: number[] = [];
     for (const sample of SAMPLE_SENSORS) {
-      if (exists('sensors', sample.name) !== undefined) continue;
+      if (sensorIdByName(tx, sample.name) !== undefined) continue;
       const target = sample.target.replace('{self}', self);
       const runs = target.includes(self);
       // Validated like an API create, so the sample set can never hold a sensor the API would refuse.
       const draft = mergeDraft(null, { ...sample, target, site: sample.site, enabled: runs }, this.catalogue);
       const { results, outages } = inventHistory(sample, from, now);
       const last = results.at(-1);
-      const id = Number(
-        insertSensor.run({
+      const id = insertSampleSensor(
+        tx,
+        {
           name: draft.name,
           type: draft.type,
           target: draft.target,
           interval: draft.interval,
           retries: SAMPLE_RETRIES,
+          reminderEvery: 0,
           group: draft.group,
-          tags: JSON.stringify(draft.tags),
-          site: sample.site ? (exists('sites', sample.site) ?? null) : null,
-          enabled: runs ? 1 : 0,
-          options: JSON.stringify(draft.options),
-          status: runs ? 'unknown' : 'paused',
+          tags: draft.tags,
+          siteId: sample.site ? (this.sites.findNow(tx, sample.site)?.id ?? null) : null,
+          parentId: null,
+          enabled: runs,
+          options: draft.options,
           message: last?.message ?? '',
-          checked: last?.ts ?? null,
-          latency: last?.latencyMs ?? null,
-          now,
-        }).lastInsertRowid,
+          lastCheckedAt: last?.ts ?? null,
+          latencyMs: last?.latencyMs ?? null,
+        },
+        now,
       );
-      for (const r of results)
-        insertResult.run(id, r.ts, r.success ? 1 : 0, r.statusCode, r.latencyMs, r.message);
+      this.history.insertSampleResults(tx, id, results);
       for (const outage of outages.filter((o) => failuresIn(results, o) >= SAMPLE_RETRIES))
-        insertIncident.run(id, outage.startedAt, outage.resolvedAt, outage.cause);
-      this.summarise(queries, id, from, marks);
+        this.incidents.insertSample(tx, id, outage.startedAt, outage.resolvedAt, outage.cause);
+      this.summarise(id, from, marks);
       created.push(id);
     }
     return created;
@@ -162,15 +147,14 @@ export class ExamplesService {
    * the next pass summarises as usual.
    */
   private summarise(
-    queries: HistoryQueries,
     id: number,
     from: number,
     marks: { hourlyThrough: number | null; dailyThrough: number | null },
   ): void {
     if (marks.hourlyThrough !== null)
-      queries.summariseHours.run(id, alignDown(from, HOUR_MS), marks.hourlyThrough);
+      this.history.summariseHoursNow(id, alignDown(from, HOUR_MS), marks.hourlyThrough);
     if (marks.dailyThrough !== null)
-      queries.summariseDays.run(id, alignDown(from, DAY_MS), marks.dailyThrough);
+      this.history.summariseDaysNow(id, alignDown(from, DAY_MS), marks.dailyThrough);
   }
 
   /** This monitor's own address for the sensors that watch it. */

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { HealthStatus, VersionInfo } from '@monitor/contracts';
-import { DataSource } from 'typeorm';
 import { buildInfo } from '../core/build-info';
-import { APPLICATION_ID } from '../core/database/database-identity';
-import { sqliteHandle } from '../core/database/sqlite-handle';
+import { DatabaseProbe } from '../core/database/database-probe';
 import { StorageUnavailableError } from '../core/database/storage-errors';
 import { StorageHealth } from '../core/database/storage-health';
 
@@ -12,13 +10,13 @@ export class DatabaseUnavailableError extends Error {}
 @Injectable()
 export class HealthService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly database: DatabaseProbe,
     private readonly storage: StorageHealth,
   ) {}
 
   async health(): Promise<HealthStatus> {
     try {
-      await this.dataSource.query('SELECT 1');
+      await this.database.ping();
     } catch (error) {
       throw new DatabaseUnavailableError(`database did not answer: ${(error as Error).message}`);
     }
@@ -38,14 +36,6 @@ export class HealthService {
    * back. Other failures (a trigger, a bug) end only when their writer succeeds.
    */
   private tryWrite(): void {
-    const db = sqliteHandle(this.dataSource);
-    // Inside someone else's open transaction the write would prove nothing.
-    if (db.inTransaction) return;
-    try {
-      db.pragma(`application_id = ${APPLICATION_ID}`);
-    } catch {
-      return;
-    }
-    this.storage.reportSuccess({ noticed_by: 'healthz' });
+    if (this.database.tryWrite()) this.storage.reportSuccess({ noticed_by: 'healthz' });
   }
 }

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { HOUR_MS } from '@monitor/domain';
-import type Database from 'better-sqlite3';
-import { DataSource } from 'typeorm';
-import { sqliteHandle } from '../core/database/sqlite-handle';
+import { SensorsRepository } from '../sensors/sensors.repository';
+import { HistoryRepository } from './history.repository';
 import { RollupMaintenance } from './rollup-maintenance.service';
 
 export interface ResultStats {
@@ -19,52 +18,32 @@ export interface ResultStats {
  */
 @Injectable()
 export class HistoryStats {
-  private statements?: Record<'ids' | 'first' | 'last' | 'rows' | 'summarised', Database.Statement>;
-
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly history: HistoryRepository,
+    private readonly sensors: SensorsRepository,
     private readonly rollups: RollupMaintenance,
   ) {}
 
   results(): ResultStats {
-    const s = this.prepare();
+    const h = this.history;
     const through = this.rollups.watermarks().hourlyThrough;
     const stats: ResultStats = { count: 0, oldest: null, newest: null };
-    for (const id of s.ids.all() as number[]) {
-      const first = s.first.get(id) as number | undefined;
-      if (first === undefined) continue;
-      const last = s.last.get(id) as number;
+    for (const id of this.sensors.idsNow()) {
+      const span = h.resultSpan(id);
+      if (!span) continue;
+      const { first, last } = span;
       stats.oldest = Math.min(stats.oldest ?? first, first);
       stats.newest = Math.max(stats.newest ?? last, last);
       const fullHours = Math.ceil(first / HOUR_MS) * HOUR_MS;
       if (through === null || fullHours >= through) {
-        stats.count += s.rows.get(id, first, Number.MAX_SAFE_INTEGER) as number;
+        stats.count += h.countRows(id, first, Number.MAX_SAFE_INTEGER);
       } else {
         stats.count +=
-          (s.rows.get(id, first, fullHours) as number) +
-          (s.summarised.get(id, fullHours, through) as number) +
-          (s.rows.get(id, through, Number.MAX_SAFE_INTEGER) as number);
+          h.countRows(id, first, fullHours) +
+          h.countSummarised(id, fullHours, through) +
+          h.countRows(id, through, Number.MAX_SAFE_INTEGER);
       }
     }
     return stats;
-  }
-
-  private prepare() {
-    if (this.statements) return this.statements;
-    const db = sqliteHandle(this.dataSource);
-    this.statements = {
-      ids: db.prepare('SELECT id FROM sensors').pluck(),
-      first: db.prepare('SELECT ts FROM probe_results WHERE sensor_id = ? ORDER BY ts LIMIT 1').pluck(),
-      last: db.prepare('SELECT ts FROM probe_results WHERE sensor_id = ? ORDER BY ts DESC LIMIT 1').pluck(),
-      rows: db
-        .prepare('SELECT count(*) FROM probe_results WHERE sensor_id = ? AND ts >= ? AND ts < ?')
-        .pluck(),
-      summarised: db
-        .prepare(
-          'SELECT coalesce(sum(count), 0) FROM rollup_hourly WHERE sensor_id = ? AND bucket_start >= ? AND bucket_start < ?',
-        )
-        .pluck(),
-    };
-    return this.statements;
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type {
   HistoryRange,
   HistoryTier,
@@ -19,15 +19,13 @@ import {
   NotFoundError,
   type Retention,
 } from '@monitor/domain';
-import type Database from 'better-sqlite3';
-import { DataSource } from 'typeorm';
 import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
-import { sqliteHandle } from '../core/database/sqlite-handle';
-import { IncidentEntity } from '../incidents/incident.entity';
 import { toIncidentView } from '../incidents/incident.view';
-import { HistoryQueries } from './history.queries';
+import { IncidentsRepository } from '../incidents/incidents.repository';
+import { SensorsRepository } from '../sensors/sensors.repository';
+import { HistoryRepository } from './history.repository';
 import { ResultWriter } from './result-writer.service';
 
 /** Incidents listed in an uptime answer; the count covers all of them. */
@@ -43,23 +41,17 @@ interface SensorRow {
 
 /** Reads of one sensor's history; every range reads exactly one tier. */
 @Injectable()
-export class HistoryService implements OnModuleInit {
-  private queries!: HistoryQueries;
-  private sensorRow!: Database.Statement;
+export class HistoryService {
   private lastDay: { at: number; uptime: Map<number, number | null> } | undefined;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly queries: HistoryRepository,
+    private readonly sensors: SensorsRepository,
+    private readonly incidentRows: IncidentsRepository,
     private readonly writer: ResultWriter,
     private readonly clock: Clock,
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
   ) {}
-
-  onModuleInit(): void {
-    const db = sqliteHandle(this.dataSource);
-    this.queries = new HistoryQueries(db);
-    this.sensorRow = db.prepare('SELECT id, name, interval FROM sensors WHERE id = ?');
-  }
 
   get retention(): Retention {
     return {
@@ -100,14 +92,7 @@ export class HistoryService implements OnModuleInit {
     const { tier, from, to } = this.window(sensor, range);
     const total = this.queries.total(tier, sensorId, from, to);
     const stats = bucketStats(total);
-    const incidents = await this.dataSource
-      .getRepository(IncidentEntity)
-      .createQueryBuilder('i')
-      .where('i.sensor_id = :sensorId AND i.started_at < :to', { sensorId, to })
-      .andWhere('(i.resolved_at IS NULL OR i.resolved_at > :from)', { from })
-      .orderBy('i.started_at', 'DESC')
-      .addOrderBy('i.id', 'DESC')
-      .getMany();
+    const incidents = await this.incidentRows.overlapping(sensorId, from, to);
     return {
       range,
       tier,
@@ -151,7 +136,7 @@ export class HistoryService implements OnModuleInit {
   }
 
   private sensor(id: number): SensorRow {
-    const row = this.sensorRow.get(id) as SensorRow | undefined;
+    const row = this.sensors.basicsNow(id);
     if (!row) throw new NotFoundError(`no sensor with id ${id}`);
     return row;
   }

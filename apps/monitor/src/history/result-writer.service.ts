@@ -1,12 +1,13 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import type Database from 'better-sqlite3';
-import { DataSource } from 'typeorm';
 import { DatabaseLifecycle } from '../core/database/database.module';
-import { sqliteHandle } from '../core/database/sqlite-handle';
 import { storageErrorCode } from '../core/database/storage-errors';
 import { StorageHealth } from '../core/database/storage-health';
+import { UnitOfWork } from '../core/database/unit-of-work';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
+import type { SensorRuntimeColumns } from '../sensors/sensor-runtime-columns';
+import { SensorsRepository } from '../sensors/sensors.repository';
+import { HistoryRepository } from './history.repository';
 
 export interface StoredResult {
   sensorId: number;
@@ -15,17 +16,6 @@ export interface StoredResult {
   statusCode: number | null;
   latencyMs: number | null;
   message: string;
-}
-
-/** The runtime columns of a sensor row, written with its results. */
-export interface SensorRuntimeColumns {
-  status: string;
-  message: string;
-  lastCheckedAt: number;
-  latencyMs: number | null;
-  streak: number;
-  statusChangedAt: number | null;
-  lastAlertAt: number | null;
 }
 
 /** Longest a result waits in memory before it is written: about what a kill -9 can lose. */
@@ -53,10 +43,6 @@ export class ResultWriter implements OnModuleInit {
   private closed = false;
   /** While above 0, results wait in memory (another connection is writing; see hold). */
   private holds = 0;
-  private db!: Database.Database;
-  private insertResult!: Database.Statement;
-  private updateSensor!: Database.Statement;
-  private writeBatch!: (results: StoredResult[], sensors: Map<number, SensorRuntimeColumns>) => void;
   /** Failed writes in a row, the time before which only the backoff timer retries, results dropped. */
   private failures = 0;
   private retryAt = 0;
@@ -64,10 +50,12 @@ export class ResultWriter implements OnModuleInit {
   private awaitingRecovery = false;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly unit: UnitOfWork,
+    private readonly history: HistoryRepository,
     private readonly lifecycle: DatabaseLifecycle,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
     private readonly health: StorageHealth,
+    private readonly sensorRows: SensorsRepository,
   ) {}
 
   onModuleInit(): void {
@@ -76,22 +64,14 @@ export class ResultWriter implements OnModuleInit {
       this.flush();
       this.closed = true;
     });
-    this.db = sqliteHandle(this.dataSource);
-    this.insertResult = this.db.prepare(
-      `INSERT INTO probe_results (sensor_id, ts, success, status_code, latency_ms, message)
-       SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM sensors WHERE id = ?)`,
-    );
-    this.updateSensor = this.db.prepare(
-      `UPDATE sensors SET status = ?, message = ?, last_checked_at = ?, latency_ms = ?, streak = ?,
-         status_changed_at = coalesce(?, status_changed_at), last_alert_at = ? WHERE id = ?`,
-    );
-    this.writeBatch = this.db.transaction(
-      (results: StoredResult[], sensors: Map<number, SensorRuntimeColumns>) => {
-        // A sensor deleted while its result waited here is skipped rather than failing the batch.
-        for (const r of results) this.insertRow(r, r.ts);
-        for (const [id, s] of sensors) this.updateRow(id, s);
-      },
-    );
+  }
+
+  private writeBatch(results: StoredResult[], sensors: Map<number, SensorRuntimeColumns>): void {
+    this.unit.now(() => {
+      // A sensor deleted while its result waited here is skipped rather than failing the batch.
+      for (const r of results) this.history.insertResultNow(r, r.ts);
+      for (const [id, s] of sensors) this.sensorRows.writeRuntimeNow(id, s);
+    });
   }
 
   /** Queues a result (and the sensor's runtime columns); returns the timestamp it is stored under. */
@@ -112,7 +92,7 @@ export class ResultWriter implements OnModuleInit {
    */
   writeNow(result: StoredResult, sensor: SensorRuntimeColumns): number {
     const ts = this.nextTs(result);
-    this.insertRow(result, ts);
+    this.history.insertResultNow(result, ts);
     this.writeSensorNow(result.sensorId, sensor);
     return ts;
   }
@@ -120,32 +100,7 @@ export class ResultWriter implements OnModuleInit {
   /** A sensor's runtime columns, inside the caller's synchronous transaction (see writeNow). */
   writeSensorNow(sensorId: number, sensor: SensorRuntimeColumns): void {
     this.sensors.delete(sensorId);
-    this.updateRow(sensorId, sensor);
-  }
-
-  private insertRow(r: StoredResult, ts: number): void {
-    this.insertResult.run(
-      r.sensorId,
-      ts,
-      r.success ? 1 : 0,
-      r.statusCode,
-      r.latencyMs,
-      r.message,
-      r.sensorId,
-    );
-  }
-
-  private updateRow(id: number, s: SensorRuntimeColumns): void {
-    this.updateSensor.run(
-      s.status,
-      s.message,
-      s.lastCheckedAt,
-      s.latencyMs,
-      s.streak,
-      s.statusChangedAt,
-      s.lastAlertAt,
-      id,
-    );
+    this.sensorRows.writeRuntimeNow(sensorId, sensor);
   }
 
   private nextTs(result: StoredResult): number {
@@ -203,7 +158,7 @@ export class ResultWriter implements OnModuleInit {
     this.timer = undefined;
     if (this.closed || (this.results.length === 0 && this.sensors.size === 0)) return;
     // Joining a transaction someone else has open would tie these rows to its fate: wait instead.
-    if (this.db.inTransaction || this.holds > 0) return this.arm();
+    if (this.unit.inTransaction || this.holds > 0) return this.arm();
     // A backlog left by a failure spell goes out in chunks, so the event loop stays free.
     const chunked = !this.lifecycle.closing && this.results.length > BACKLOG_CHUNK;
     const results = chunked ? this.results.slice(0, BACKLOG_CHUNK) : this.results;

@@ -1,5 +1,4 @@
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
-import type Database from 'better-sqlite3';
 import {
   daysDue,
   DAY_MS,
@@ -10,14 +9,15 @@ import {
   splitSpan,
 } from '@monitor/domain';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { DataSource } from 'typeorm';
 import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
-import { sqliteHandle } from '../core/database/sqlite-handle';
+import { UnitOfWork } from '../core/database/unit-of-work';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
-import { HistoryQueries } from './history.queries';
+import { SensorsRepository } from '../sensors/sensors.repository';
+import { SettingsRepository } from '../settings/settings.repository';
+import { HistoryRepository } from './history.repository';
 import { ResultWriter } from './result-writer.service';
 
 export const PASS_EVERY_MS = 5 * 60_000;
@@ -47,32 +47,21 @@ export interface PassReport {
  */
 @Injectable()
 export class RollupMaintenance implements BeforeApplicationShutdown {
-  private db!: Database.Database;
-  private queries!: HistoryQueries;
-  private readWatermark!: Database.Statement;
-  private writeWatermark!: Database.Statement;
   private running?: Promise<PassReport>;
   private timer?: NodeJS.Timeout;
   private stopping = false;
   private openSince: () => number = () => Number.POSITIVE_INFINITY;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly unit: UnitOfWork,
+    private readonly history: HistoryRepository,
+    private readonly sensors: SensorsRepository,
+    private readonly settings: SettingsRepository,
     private readonly writer: ResultWriter,
     private readonly clock: Clock,
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
   ) {}
-
-  private prepare(): void {
-    if (this.queries) return;
-    this.db = sqliteHandle(this.dataSource);
-    this.queries = new HistoryQueries(this.db);
-    this.readWatermark = this.db.prepare('SELECT value FROM settings WHERE key = ?').pluck();
-    this.writeWatermark = this.db.prepare(
-      'INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES (?, ?, ?)',
-    );
-  }
 
   /** Hours from the time `openSince` answers on are not summarised yet (probes still running). */
   holdWhile(openSince: () => number): void {
@@ -113,11 +102,7 @@ export class RollupMaintenance implements BeforeApplicationShutdown {
   }
 
   watermarks(): RollupWatermarks {
-    this.prepare();
-    const read = (key: string) => {
-      const value = this.readWatermark.get(key) as string | undefined;
-      return value === undefined ? null : (JSON.parse(value) as number);
-    };
+    const read = (key: string) => this.settings.readNow<number>(key) ?? null;
     return {
       hourlyThrough: read(WATERMARK_KEYS.hourlyThrough),
       dailyThrough: read(WATERMARK_KEYS.dailyThrough),
@@ -125,7 +110,6 @@ export class RollupMaintenance implements BeforeApplicationShutdown {
   }
 
   private async pass(): Promise<PassReport> {
-    this.prepare();
     const started = performance.now();
     const report: PassReport = {
       hourly_buckets: 0,
@@ -138,26 +122,24 @@ export class RollupMaintenance implements BeforeApplicationShutdown {
     };
     const now = this.clock.now();
     const marks = this.watermarks();
-    const q = this.queries;
+    const q = this.history;
 
     const hours = hoursDue(
       marks.hourlyThrough,
-      marks.hourlyThrough === null ? this.oldest(q.oldestRaw) : null,
+      marks.hourlyThrough === null ? q.oldestRaw() : null,
       now,
       Math.min(this.openSince(), this.writer.oldestPending()),
     );
     for (const piece of pieces(hours)) {
-      report.hourly_buckets += await this.eachSensor(
-        report,
-        (id) => q.summariseHours.run(id, piece.from, piece.to).changes,
+      report.hourly_buckets += await this.eachSensor(report, (id) =>
+        q.summariseHoursNow(id, piece.from, piece.to),
       );
       marks.hourlyThrough = this.advance('hourlyThrough', piece.to);
     }
-    const oldestHourly = marks.dailyThrough === null ? this.oldest(q.oldestHourly) : null;
+    const oldestHourly = marks.dailyThrough === null ? q.oldestHourly() : null;
     for (const piece of pieces(daysDue(marks.dailyThrough, marks.hourlyThrough, oldestHourly))) {
-      report.daily_buckets += await this.eachSensor(
-        report,
-        (id) => q.summariseDays.run(id, piece.from, piece.to).changes,
+      report.daily_buckets += await this.eachSensor(report, (id) =>
+        q.summariseDaysNow(id, piece.from, piece.to),
       );
       marks.dailyThrough = this.advance('dailyThrough', piece.to);
     }
@@ -170,22 +152,15 @@ export class RollupMaintenance implements BeforeApplicationShutdown {
       now,
     );
     if (Number.isFinite(cutoffs.raw))
-      report.pruned_raw = await this.eachSensor(report, (id) => q.pruneRaw.run(id, cutoffs.raw).changes);
+      report.pruned_raw = await this.eachSensor(report, (id) => q.pruneRawNow(id, cutoffs.raw));
     if (Number.isFinite(cutoffs.hourly))
-      report.pruned_hourly = await this.eachSensor(
-        report,
-        (id) => q.pruneHourly.run(id, cutoffs.hourly).changes,
-      );
+      report.pruned_hourly = await this.eachSensor(report, (id) => q.pruneHourlyNow(id, cutoffs.hourly));
     report.duration_ms = Math.round(performance.now() - started);
     return report;
   }
 
-  private oldest(statement: Database.Statement): number | null {
-    return (statement.get() as number | null | undefined) ?? null;
-  }
-
   private advance(key: keyof RollupWatermarks, through: number): number {
-    this.writeWatermark.run(WATERMARK_KEYS[key], JSON.stringify(through), this.clock.now());
+    this.settings.writeNow(WATERMARK_KEYS[key], through);
     return through;
   }
 
@@ -194,19 +169,20 @@ export class RollupMaintenance implements BeforeApplicationShutdown {
    * event loop between them. Returns the total of what `work` returned.
    */
   private async eachSensor(report: PassReport, work: (sensorId: number) => number): Promise<number> {
-    const ids = this.queries.sensorIds.all() as number[];
+    const ids = this.sensors.idsNow();
     let total = 0;
     let next = 0;
-    const chunk = this.db.transaction(() => {
-      const started = performance.now();
-      while (next < ids.length && performance.now() - started < CHUNK_BUDGET_MS) total += work(ids[next++]);
-      return performance.now() - started;
-    });
+    const chunk = () =>
+      this.unit.now(() => {
+        const started = performance.now();
+        while (next < ids.length && performance.now() - started < CHUNK_BUDGET_MS) total += work(ids[next++]);
+        return performance.now() - started;
+      });
     while (next < ids.length) {
       // Shutting down: stop between chunks; the unfinished piece is redone at the next start.
       if (this.stopping) throw new PassStopped();
       // Never join a transaction someone else has open on the shared connection.
-      while (this.db.inTransaction) await delay(5);
+      while (this.unit.inTransaction) await delay(5);
       const ms = chunk();
       report.chunks += 1;
       report.max_chunk_ms = Math.max(report.max_chunk_ms, Math.round(ms * 10) / 10);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { connectionOf, type SyncTx } from '../core/database/unit-of-work';
 import { IncidentEntity } from './incident.entity';
 import { containsPattern } from '../core/database/like-pattern';
 import { sqliteHandle } from '../core/database/sqlite-handle';
@@ -149,6 +150,35 @@ export class IncidentsRepository {
   }
 
   /** Every open incident, for rebuilding runtime state at start. */
+  /** Stores an invented, resolved outage (sample data) inside the caller's transaction. */
+  insertSample(tx: SyncTx, sensorId: number, startedAt: number, resolvedAt: number, cause: string): void {
+    connectionOf(tx)
+      .prepare('INSERT INTO incidents (sensor_id, started_at, resolved_at, cause) VALUES (?, ?, ?, ?)')
+      .run(sensorId, startedAt, resolvedAt, cause);
+  }
+
+  /** How many incidents the given sensors have. */
+  countOf(tx: SyncTx, sensorIds: number[]): number {
+    const count = connectionOf(tx).prepare('SELECT count(*) FROM incidents WHERE sensor_id = ?').pluck();
+    return sensorIds.reduce((sum, id) => sum + (count.get(id) as number), 0);
+  }
+
+  async count(): Promise<number> {
+    return this.dataSource.getRepository(IncidentEntity).count();
+  }
+
+  /** A sensor's incidents that overlap [from, to), newest first. */
+  overlapping(sensorId: number, from: number, to: number): Promise<IncidentEntity[]> {
+    return this.dataSource
+      .getRepository(IncidentEntity)
+      .createQueryBuilder('i')
+      .where('i.sensor_id = :sensorId AND i.started_at < :to', { sensorId, to })
+      .andWhere('(i.resolved_at IS NULL OR i.resolved_at > :from)', { from })
+      .orderBy('i.started_at', 'DESC')
+      .addOrderBy('i.id', 'DESC')
+      .getMany();
+  }
+
   allOpen(): Promise<IncidentEntity[]> {
     return this.repo().findBy({ resolvedAt: IsNull() });
   }

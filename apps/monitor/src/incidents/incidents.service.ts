@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { Incident } from '@monitor/contracts';
 import { ConflictError, NotFoundError } from '@monitor/domain';
-import { DataSource } from 'typeorm';
 import { Clock } from '../core/clock/clock';
 import { EventBus } from '../core/events/event-bus';
 import { SensorRuntimeService } from '../scheduler/sensor-runtime.service';
-import { SensorEntity } from '../sensors/sensor.entity';
+import { SensorsRepository } from '../sensors/sensors.repository';
 import { IncidentEntity } from './incident.entity';
 import { IncidentQuery, toIncidentFilter } from './incident-query';
 import { toIncidentView } from './incident.view';
@@ -16,7 +15,7 @@ import { IncidentsRepository } from './incidents.repository';
 @Injectable()
 export class IncidentsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly sensors: SensorsRepository,
     private readonly incidents: IncidentsRepository,
     private readonly runtime: SensorRuntimeService,
     private readonly events: EventBus,
@@ -31,8 +30,8 @@ export class IncidentsService {
 
   /** One sensor's outages, newest first; 404 for an unknown sensor. */
   async listForSensor(sensorId: number, limit: number = INCIDENT_LIMIT.default): Promise<Incident[]> {
-    const sensor = await this.dataSource.getRepository(SensorEntity).findOneBy({ id: sensorId });
-    if (!sensor) throw new NotFoundError(`no sensor with id ${sensorId}`);
+    if ((await this.sensors.nameOf(sensorId)) === null)
+      throw new NotFoundError(`no sensor with id ${sensorId}`);
     return this.list({ sensor: sensorId, limit });
   }
 
@@ -61,10 +60,10 @@ export class IncidentsService {
 
   /** The sensor shortcut: acknowledges whatever the sensor has open; 409 when nothing is down. */
   async acknowledgeSensor(sensorId: number, actor: string, note: string | undefined): Promise<Incident> {
-    const sensor = await this.dataSource.getRepository(SensorEntity).findOneBy({ id: sensorId });
-    if (!sensor) throw new NotFoundError(`no sensor with id ${sensorId}`);
+    const name = await this.sensors.nameOf(sensorId);
+    if (name === null) throw new NotFoundError(`no sensor with id ${sensorId}`);
     const open = await this.incidents.findOpen(sensorId);
-    if (!open) throw new ConflictError(`sensor "${sensor.name}" has no open incident to acknowledge`);
+    if (!open) throw new ConflictError(`sensor "${name}" has no open incident to acknowledge`);
     return this.acknowledge(open.id, actor, note);
   }
 
@@ -76,8 +75,7 @@ export class IncidentsService {
   }
 
   private async announce(incident: IncidentEntity): Promise<Incident> {
-    const sensor = await this.dataSource.getRepository(SensorEntity).findOneBy({ id: incident.sensorId });
-    const view = toIncidentView(incident, sensor?.name ?? '');
+    const view = toIncidentView(incident, (await this.sensors.nameOf(incident.sensorId)) ?? '');
     this.events.emit('incident', { sensor_id: incident.sensorId, incident: view });
     return view;
   }

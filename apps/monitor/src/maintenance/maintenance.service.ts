@@ -1,10 +1,10 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ConflictError, InvalidInputError, NotFoundError } from '@monitor/domain';
 import type { MaintenanceWindow } from '@monitor/contracts';
-import { DataSource, In } from 'typeorm';
 import { Clock } from '../core/clock/clock';
-import { SensorEntity } from '../sensors/sensor.entity';
-import { MaintenanceWindowEntity, MaintenanceWindowSensorEntity } from './maintenance-window.entity';
+import { UnitOfWork } from '../core/database/unit-of-work';
+import { SensorsRepository } from '../sensors/sensors.repository';
+import { MaintenanceRepository } from './maintenance.repository';
 
 interface ActiveWindow {
   id: number;
@@ -28,7 +28,9 @@ export class MaintenanceService implements OnModuleInit {
   private windows: ActiveWindow[] = [];
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly unit: UnitOfWork,
+    private readonly repository: MaintenanceRepository,
+    private readonly sensors: SensorsRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -37,17 +39,14 @@ export class MaintenanceService implements OnModuleInit {
   }
 
   async reload(): Promise<void> {
-    const rows = await this.dataSource
-      .getRepository(MaintenanceWindowEntity)
-      .find({ order: { startsAt: 'ASC' } });
-    const links = await this.dataSource.getRepository(MaintenanceWindowSensorEntity).find();
+    const rows = await this.repository.all();
     this.windows = rows.map((w) => ({
       id: w.id,
       name: w.name,
       startsAt: w.startsAt,
       endsAt: w.endsAt,
       allSensors: w.allSensors,
-      sensorIds: new Set(links.filter((l) => l.windowId === w.id).map((l) => l.sensorId)),
+      sensorIds: new Set(w.sensorIds),
     }));
   }
 
@@ -65,10 +64,7 @@ export class MaintenanceService implements OnModuleInit {
   }
 
   async list(): Promise<MaintenanceWindow[]> {
-    const managed = await this.dataSource
-      .getRepository(MaintenanceWindowEntity)
-      .find({ select: { id: true, managedBy: true } });
-    const managedBy = new Map(managed.map((m) => [m.id, m.managedBy]));
+    const managedBy = new Map((await this.repository.all()).map((m) => [m.id, m.managedBy]));
     return this.windows.map((w) => ({
       id: w.id,
       name: w.name,
@@ -85,38 +81,28 @@ export class MaintenanceService implements OnModuleInit {
     const endsAt = Date.parse(input.ends_at);
     if (!(startsAt < endsAt)) throw new InvalidInputError('starts_at must be before ends_at');
     const sensorIds = [...new Set(input.sensors)];
-    const id = await this.dataSource.transaction(async (manager) => {
+    const id = await this.unit.transaction(async (tx) => {
       if (sensorIds.length > 0) {
-        const found = await manager.getRepository(SensorEntity).countBy({ id: In(sensorIds) });
+        const found = await this.sensors.countExisting(tx, sensorIds);
         if (found !== sensorIds.length)
           throw new InvalidInputError('sensors names a sensor that does not exist');
       }
-      const saved = await manager.getRepository(MaintenanceWindowEntity).save({
-        name: input.name.trim(),
-        startsAt,
-        endsAt,
-        allSensors: sensorIds.length === 0,
-        managedBy: null,
-        createdAt: this.clock.now(),
-      });
-      if (sensorIds.length > 0) {
-        await manager
-          .getRepository(MaintenanceWindowSensorEntity)
-          .insert(sensorIds.map((sensorId) => ({ windowId: saved.id, sensorId })));
-      }
-      return saved.id;
+      return this.repository.insert(
+        tx,
+        { name: input.name.trim(), startsAt, endsAt, sensorIds },
+        this.clock.now(),
+      );
     });
     await this.reload();
     return (await this.list()).find((w) => w.id === id) as MaintenanceWindow;
   }
 
   async remove(id: number): Promise<void> {
-    const repo = this.dataSource.getRepository(MaintenanceWindowEntity);
-    const window = await repo.findOneBy({ id });
+    const window = await this.repository.byId(id);
     if (!window) throw new NotFoundError(`no maintenance window with id ${id}`);
     if (window.managedBy)
       throw new ConflictError(`maintenance window "${window.name}" is managed by the configuration file`);
-    await repo.delete({ id });
+    await this.repository.delete(id);
     await this.reload();
   }
 }

@@ -4,17 +4,12 @@ import { ProbeCatalogue, type ProbeOutcome, timeoutMs } from '@monitor/probes';
 import { Clock } from '../core/clock/clock';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
+import { RUN_OPTIONS, type RunOptions } from '../core/process/run-options';
 import { RollupMaintenance } from '../history/rollup-maintenance.service';
 import { MaintenanceService } from '../maintenance/maintenance.service';
 import { SensorsRepository } from '../sensors/sensors.repository';
 import type { SensorDefinition } from './runtime-entry';
 import { SensorRuntimeService } from './sensor-runtime.service';
-
-export const SCHEDULER_OPTIONS = Symbol('SCHEDULER_OPTIONS');
-export interface SchedulerOptions {
-  /** False in tests that drive the runtime by hand: state is rebuilt, no probe runs. */
-  autoStart: boolean;
-}
 
 const TICK_MS = 1000;
 const STOPPED = 'stopped';
@@ -49,7 +44,7 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     private readonly maintenance: MaintenanceService,
     private readonly rollups: RollupMaintenance,
     private readonly clock: Clock,
-    @Inject(SCHEDULER_OPTIONS) private readonly options: SchedulerOptions,
+    @Inject(RUN_OPTIONS) private readonly options: RunOptions,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
   ) {}
 
@@ -67,7 +62,7 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     );
     // An hour is not summarised while a probe started in it is still running.
     this.rollups.holdWhile(() => Math.min(...this.runningSince.values()));
-    if (this.options.autoStart) this.start();
+    if (this.options.startScheduler) this.start();
   }
 
   start(): void {

@@ -10,23 +10,17 @@ import {
   Transition,
 } from '@monitor/domain';
 import type { ProbeOutcome } from '@monitor/probes';
-import { DataSource } from 'typeorm';
 import { Clock } from '../core/clock/clock';
-import { sqliteHandle } from '../core/database/sqlite-handle';
 import { EventBus } from '../core/events/event-bus';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
+import { HistoryRepository } from '../history/history.repository';
 import { ResultWriter } from '../history/result-writer.service';
 import { IncidentsRepository } from '../incidents/incidents.repository';
+import { SensorsRepository } from '../sensors/sensors.repository';
 import { MaintenanceService } from '../maintenance/maintenance.service';
 import type { RuntimeEntry, SensorDefinition } from './runtime-entry';
-import {
-  outcomeChar,
-  type RecentRow,
-  SensorHistoryReader,
-  SPARKLINE_LENGTH,
-  toSparkPoint,
-} from './sensor-history';
+import { outcomeChar, type RecentRow, SPARKLINE_LENGTH, toSparkPoint } from './sensor-history';
 import { SensorLocks } from './sensor-locks';
 import { StateChangeWriter, type WrittenChange } from './state-change-writer';
 
@@ -41,13 +35,13 @@ const iso = (ms: number) => new Date(ms).toISOString();
 @Injectable()
 export class SensorRuntimeService {
   private readonly entries = new Map<number, RuntimeEntry>();
-  private reader?: SensorHistoryReader;
   private readonly locks = new SensorLocks();
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly history: HistoryRepository,
     private readonly writer: ResultWriter,
     private readonly incidents: IncidentsRepository,
+    private readonly sensors: SensorsRepository,
     private readonly changes: StateChangeWriter,
     private readonly maintenance: MaintenanceService,
     private readonly events: EventBus,
@@ -65,23 +59,15 @@ export class SensorRuntimeService {
 
   /** Rebuilds every sensor's state from stored results and incidents; announces nothing. */
   async rebuild(definitions: SensorDefinition[]): Promise<{ reconstructed: number }> {
-    const reader = new SensorHistoryReader(sqliteHandle(this.dataSource));
     const open = new Map((await this.incidents.allOpen()).map((i) => [i.sensorId, i]));
     const lastResolved = await this.incidents.lastResolved();
-    const lastAlerts = new Map(
-      (
-        (await this.dataSource.query('SELECT id, last_alert_at FROM sensors')) as {
-          id: number;
-          last_alert_at: number | null;
-        }[]
-      ).map((r) => [r.id, r.last_alert_at]),
-    );
+    const lastAlerts = new Map((await this.sensors.alertTimes()).map((r) => [r.id, r.last_alert_at]));
     const now = this.clock.now();
     let reconstructed = 0;
     this.entries.clear();
     for (const definition of parentsFirst(definitions)) {
       const resolvedAt = lastResolved.get(definition.id) ?? null;
-      const { history, recent } = reader.read(definition.id, resolvedAt);
+      const { history, recent } = this.history.sensorHistory(definition.id, resolvedAt);
       const incident = open.get(definition.id);
       const rebuilt = rebuildState(
         {
@@ -121,12 +107,14 @@ export class SensorRuntimeService {
     if (entry) entry.definition = definition;
     else {
       // A sensor that arrives with stored results (sample data, a restore) shows them at once.
-      this.reader ??= new SensorHistoryReader(sqliteHandle(this.dataSource));
       const state = {
         ...INITIAL_STATE,
         status: definition.enabled ? ('unknown' as const) : ('paused' as const),
       };
-      this.entries.set(definition.id, entryOf(definition, state, this.reader.read(definition.id).recent));
+      this.entries.set(
+        definition.id,
+        entryOf(definition, state, this.history.sensorHistory(definition.id).recent),
+      );
     }
   }
 

@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { Incident, ProbeResult } from '@monitor/contracts';
 import type { Transition } from '@monitor/domain';
-import type Database from 'better-sqlite3';
-import { DataSource } from 'typeorm';
 import { AlertOutboxRepository, type StoredAlert } from '../channels/alert-outbox.repository';
-import { connectionFree } from '../core/database/connection-free';
-import { sqliteHandle } from '../core/database/sqlite-handle';
+import { UnitOfWork } from '../core/database/unit-of-work';
 import type { AlertEvent } from '../core/events/event-bus';
-import { ResultWriter, type SensorRuntimeColumns, type StoredResult } from '../history/result-writer.service';
+import { ResultWriter, type StoredResult } from '../history/result-writer.service';
+import type { SensorRuntimeColumns } from '../sensors/sensor-runtime-columns';
 import { toIncidentView } from '../incidents/incident.view';
 import { IncidentsRepository } from '../incidents/incidents.repository';
 import type { RuntimeEntry } from './runtime-entry';
@@ -27,22 +25,16 @@ export interface WrittenChange {
  */
 @Injectable()
 export class StateChangeWriter {
-  private db?: Database.Database;
-
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly unit: UnitOfWork,
     private readonly writer: ResultWriter,
     private readonly incidents: IncidentsRepository,
     private readonly outbox: AlertOutboxRepository,
   ) {}
 
-  private connection(): Database.Database {
-    return (this.db ??= sqliteHandle(this.dataSource));
-  }
-
   /** Waits until no one else holds a transaction open; call right before write(), no await between. */
   async ready(): Promise<void> {
-    await connectionFree(this.connection());
+    await this.unit.ready();
   }
 
   /** True when a step must be written by write() rather than left to the result batch. */
@@ -57,7 +49,7 @@ export class StateChangeWriter {
     result: { stored: StoredResult; view: (ts: number) => ProbeResult } | null,
     columns: SensorRuntimeColumns,
   ): WrittenChange {
-    return this.connection().transaction(() => {
+    return this.unit.now(() => {
       const d = entry.definition;
       const changed: Incident[] = [];
       for (const effect of step.effects) {
@@ -97,7 +89,7 @@ export class StateChangeWriter {
         alerts.push({ ...alert, deliveries: this.outbox.addNow(alert, d.channelIds, at) });
       }
       return { ts, incidents: changed, alerts };
-    })();
+    });
   }
 
   /** A reminder is about the incident still open. */

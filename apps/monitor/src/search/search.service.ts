@@ -9,7 +9,14 @@ import type { MonitorConfig } from '../core/config/monitor-config';
 import { IncidentsService } from '../incidents/incidents.service';
 import { SensorRuntimeService } from '../scheduler/sensor-runtime.service';
 import { SEARCH_TEXT } from './dto/search.dto';
-import { ChannelRow, ResultRow, SearchRepository, SensorRow, SiteRow, UserRow } from './search.repository';
+import { ChannelsRepository, type ChannelSearchRow as ChannelRow } from '../channels/channels.repository';
+import { HistoryRepository, type ResultSearchRow as ResultRow } from '../history/history.repository';
+import { SensorsRepository, type SensorSearchRow as SensorRow } from '../sensors/sensors.repository';
+import { SitesRepository } from '../sites/sites.repository';
+import { UsersRepository } from '../users/users.repository';
+
+type SiteRow = Awaited<ReturnType<SitesRepository['search']>>[number];
+type UserRow = Awaited<ReturnType<UsersRepository['search']>>[number];
 
 /** Rows per kind; one more is fetched to know whether the kind was cut. */
 export const SEARCH_ROWS_PER_KIND = 20;
@@ -22,7 +29,11 @@ export const SEARCH_ROWS_PER_KIND = 20;
 @Injectable()
 export class SearchService {
   constructor(
-    private readonly repository: SearchRepository,
+    private readonly sensors: SensorsRepository,
+    private readonly sites: SitesRepository,
+    private readonly channels: ChannelsRepository,
+    private readonly history: HistoryRepository,
+    private readonly users: UsersRepository,
     private readonly incidents: IncidentsService,
     private readonly runtime: SensorRuntimeService,
     private readonly clock: Clock,
@@ -36,14 +47,14 @@ export class SearchService {
     const fetch = SEARCH_ROWS_PER_KIND + 1;
     const now = this.clock.now();
     const groups: SearchHit[][] = [
-      (await this.repository.sensors(pattern, fetch)).map((row) => this.sensorHit(row)),
-      (await this.repository.sites(pattern, fetch)).map(siteHit),
-      (await this.repository.channels(pattern, fetch)).map(channelHit),
+      (await this.sensors.search(pattern, fetch)).map((row) => this.sensorHit(row)),
+      (await this.sites.search(pattern, fetch)).map(siteHit),
+      (await this.channels.search(pattern, fetch)).map(channelHit),
       (await this.incidents.search(q, fetch)).map(incidentHit),
       (
-        await this.repository.results(pattern, now - this.config.retention.raw_seconds * 1000, now, fetch)
+        await this.history.searchMessages(pattern, now - this.config.retention.raw_seconds * 1000, now, fetch)
       ).map(resultHit),
-      hasRole(principal, 'admin') ? (await this.repository.users(pattern, fetch)).map(userHit) : [],
+      hasRole(principal, 'admin') ? (await this.users.search(pattern, fetch)).map(userHit) : [],
     ];
     return {
       hits: groups.flatMap((group) => group.slice(0, SEARCH_ROWS_PER_KIND)),

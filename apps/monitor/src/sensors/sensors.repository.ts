@@ -2,11 +2,14 @@ import { Injectable } from '@nestjs/common';
 import type { SensorType } from '@monitor/contracts';
 import { InvalidInputError } from '@monitor/domain';
 import type Database from 'better-sqlite3';
-import { DataSource } from 'typeorm';
+import { DataSource, In, Not } from 'typeorm';
+import { anyLike, like } from '../core/database/like-pattern';
 import { sqliteHandle } from '../core/database/sqlite-handle';
+import { connectionOf, managerOf, type SyncTx, type Tx } from '../core/database/unit-of-work';
 import { writeAtomically } from '../core/database/write-atomically';
 import { EventBus } from '../core/events/event-bus';
 import type { SensorDefinition } from '../scheduler/runtime-entry';
+import type { SensorRuntimeColumns } from './sensor-runtime-columns';
 import { SensorChannelEntity } from './sensor-channel.entity';
 import { SensorEntity, type SensorStatus } from './sensor.entity';
 
@@ -88,10 +91,40 @@ interface SensorList {
   channels: Map<number, number[]>;
 }
 
-/** Reads sensors with their channel links. */
+/** The definition columns of a sensor (a checked draft with its site resolved; see draftColumns). */
+export interface SensorColumns {
+  name: string;
+  type: string;
+  target: string;
+  interval: number;
+  retries: number;
+  reminderEvery: number;
+  group: string;
+  tags: string[];
+  siteId: number | null;
+  parentId: number | null;
+  enabled: boolean;
+  options: Record<string, unknown>;
+}
+
+/** A sensor found by the global search. */
+export interface SensorSearchRow {
+  id: number;
+  name: string;
+  type: string;
+  target: string;
+  enabled: number;
+  status: string;
+  last_checked_at: number | null;
+}
+
+/** The only code that reads or writes the `sensors` and `sensor_channels` tables. */
 @Injectable()
 export class SensorsRepository {
   private statements?: { sensors: Database.Statement; links: Database.Statement };
+  private runtimeUpdate?: Database.Statement;
+  private allIds?: Database.Statement;
+  private basics?: Database.Statement;
   private cached?: SensorList;
 
   constructor(
@@ -163,5 +196,183 @@ export class SensorsRepository {
       const place = db.prepare('UPDATE sensors SET sort_order = ? WHERE id = ?');
       ids.forEach((id, index) => place.run(index + 1, id));
     });
+  }
+
+  /** Appends a sensor to the dashboard order, as the API and the configuration file create one. */
+  async insert(tx: Tx, columns: SensorColumns, managedBy: string | null, now: number): Promise<SensorEntity> {
+    const m = managerOf(tx);
+    const [{ next }] = (await m.query('SELECT coalesce(max(sort_order), 0) + 1 AS next FROM sensors')) as {
+      next: number;
+    }[];
+    return m.getRepository(SensorEntity).save({
+      ...columns,
+      sortOrder: next,
+      sample: false,
+      managedBy,
+      status: columns.enabled ? 'unknown' : 'paused',
+      message: '',
+      streak: 0,
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+
+  /** Writes new definition columns over a stored sensor (runtime columns stay). */
+  async update(
+    tx: Tx,
+    sensor: SensorEntity,
+    columns: SensorColumns & { managedBy?: string | null },
+    now: number,
+  ): Promise<SensorEntity> {
+    return managerOf(tx).save(Object.assign(sensor, columns, { updatedAt: now }));
+  }
+
+  async setEnabled(id: number, enabled: boolean, now: number): Promise<void> {
+    await this.dataSource.getRepository(SensorEntity).update({ id }, { enabled, updatedAt: now });
+  }
+
+  /** Deletes a sensor; its results, rollups, incidents and links go with it (foreign keys cascade). */
+  async delete(id: number): Promise<void> {
+    await this.dataSource.transaction((m) => m.delete(SensorEntity, { id }));
+  }
+
+  /** Replaces the channels a sensor alerts through. */
+  async replaceChannels(tx: Tx, sensorId: number, channelIds: number[]): Promise<void> {
+    const links = managerOf(tx).getRepository(SensorChannelEntity);
+    await links.delete({ sensorId });
+    if (channelIds.length > 0) await links.insert(channelIds.map((channelId) => ({ sensorId, channelId })));
+  }
+
+  /** Every sensor's parent, to refuse a cycle before it is stored. */
+  async parents(tx: Tx): Promise<Map<number, number | null>> {
+    const rows = (await managerOf(tx).query('SELECT id, parent_id FROM sensors')) as {
+      id: number;
+      parent_id: number | null;
+    }[];
+    return new Map(rows.map((r) => [r.id, r.parent_id]));
+  }
+
+  /** How many of `ids` name a sensor. */
+  async countExisting(tx: Tx, ids: number[]): Promise<number> {
+    return managerOf(tx)
+      .getRepository(SensorEntity)
+      .countBy({ id: In(ids) });
+  }
+
+  /**
+   * The sensor of that name the configuration file already manages (a partial unique index allows
+   * one), else the oldest: names need not be unique, and the file adopts the first.
+   */
+  async findDeclared(tx: Tx, name: string, managedBy: string): Promise<SensorEntity | null> {
+    const repository = managerOf(tx).getRepository(SensorEntity);
+    return (
+      (await repository.findOne({ where: { name, managedBy } })) ??
+      (await repository.findOne({ where: { name }, order: { id: 'ASC' } }))
+    );
+  }
+
+  /** Sensors the file managed before and no longer declares go back to the API. */
+  async releaseDeclared(tx: Tx, managedBy: string, keep: number[]): Promise<void> {
+    await managerOf(tx)
+      .getRepository(SensorEntity)
+      .update({ managedBy, id: Not(In(keep)) }, { managedBy: null });
+  }
+
+  /** When each sensor last alerted, for the runtime's rebuild at start. */
+  async alertTimes(): Promise<{ id: number; last_alert_at: number | null }[]> {
+    return (await this.dataSource.query('SELECT id, last_alert_at FROM sensors')) as {
+      id: number;
+      last_alert_at: number | null;
+    }[];
+  }
+
+  /**
+   * A sensor's runtime columns, on the shared connection inside the caller's synchronous
+   * transaction (the result batch, a state change). A deleted sensor changes nothing.
+   */
+  writeRuntimeNow(id: number, s: SensorRuntimeColumns): void {
+    this.runtimeUpdate ??= sqliteHandle(this.dataSource).prepare(
+      `UPDATE sensors SET status = ?, message = ?, last_checked_at = ?, latency_ms = ?, streak = ?,
+         status_changed_at = coalesce(?, status_changed_at), last_alert_at = ? WHERE id = ?`,
+    );
+    this.runtimeUpdate.run(
+      s.status,
+      s.message,
+      s.lastCheckedAt,
+      s.latencyMs,
+      s.streak,
+      s.statusChangedAt,
+      s.lastAlertAt,
+      id,
+    );
+  }
+
+  /**
+   * Sensors whose name, target, group, a tag, type or site name contains the LIKE `pattern`; in
+   * dashboard order. The site's name is joined in here: the search is about sensors.
+   */
+  async search(pattern: string, limit: number): Promise<SensorSearchRow[]> {
+    const where = anyLike(['s.name', 's.target', 's.group_name', 's.type', 'st.name']);
+    // Each tag on its own, so JSON punctuation and neighbouring tags never take part in a match.
+    const tag = `EXISTS (SELECT 1 FROM json_each(CASE WHEN json_valid(s.tags) THEN s.tags ELSE '[]' END) t
+      WHERE ${like('t.value')})`;
+    return (await this.dataSource.query(
+      `SELECT s.id, s.name, s.type, s.target, s.enabled, s.status, s.last_checked_at
+       FROM sensors s LEFT JOIN sites st ON st.id = s.site_id
+       WHERE ${where} OR ${tag}
+       ORDER BY s.sort_order, s.id LIMIT ?`,
+      [...Array<string>(6).fill(pattern), limit],
+    )) as SensorSearchRow[];
+  }
+
+  /** Every sensor's name in id order (a backup numbers repeated names in this order). */
+  async namesInIdOrder(): Promise<string[]> {
+    const rows = (await this.dataSource.query('SELECT name FROM sensors ORDER BY id')) as { name: string }[];
+    return rows.map((r) => r.name);
+  }
+
+  async nameOf(id: number): Promise<string | null> {
+    return (await this.dataSource.getRepository(SensorEntity).findOneBy({ id }))?.name ?? null;
+  }
+
+  async count(): Promise<number> {
+    return this.dataSource.getRepository(SensorEntity).count();
+  }
+
+  /** Every sensor's id in ascending order, read now. */
+  idsNow(): number[] {
+    this.allIds ??= sqliteHandle(this.dataSource).prepare('SELECT id FROM sensors ORDER BY id').pluck();
+    return this.allIds.all() as number[];
+  }
+
+  /** The name and interval of one sensor, read now; undefined when there is none. */
+  basicsNow(id: number): { id: number; name: string; interval: number } | undefined {
+    this.basics ??= sqliteHandle(this.dataSource).prepare(
+      'SELECT id, name, interval FROM sensors WHERE id = ?',
+    );
+    return this.basics.get(id) as { id: number; name: string; interval: number } | undefined;
+  }
+
+  /** The sensors of a site, by id. */
+  idsOfSite(tx: SyncTx, siteId: number): number[] {
+    return connectionOf(tx)
+      .prepare('SELECT id FROM sensors WHERE site_id = ? ORDER BY id')
+      .pluck()
+      .all(siteId) as number[];
+  }
+
+  /** Leaves a site's sensors without a site (the site is about to be deleted). */
+  unassignSite(tx: SyncTx, siteId: number, now: number): void {
+    connectionOf(tx)
+      .prepare('UPDATE sensors SET site_id = NULL, updated_at = ? WHERE site_id = ?')
+      .run(now, siteId);
+  }
+
+  /** How many sensors each site has. */
+  async countsBySite(): Promise<Map<number, number>> {
+    const rows = (await this.dataSource.query(
+      'SELECT site_id, count(*) AS n FROM sensors WHERE site_id IS NOT NULL GROUP BY site_id',
+    )) as { site_id: number; n: number }[];
+    return new Map(rows.map((r) => [r.site_id, Number(r.n)]));
   }
 }

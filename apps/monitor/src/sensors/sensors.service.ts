@@ -2,21 +2,20 @@ import { Injectable } from '@nestjs/common';
 import type { ProbeResult, Sensor, Site, SummarySensor } from '@monitor/contracts';
 import { ConflictError, InvalidInputError, NotFoundError } from '@monitor/domain';
 import { ProbeCatalogue } from '@monitor/probes';
-import { DataSource, EntityManager, In } from 'typeorm';
-import { ChannelEntity } from '../channels/channel.entity';
+import { ChannelsRepository } from '../channels/channels.repository';
 import { Clock } from '../core/clock/clock';
+import { UnitOfWork, type Tx } from '../core/database/unit-of-work';
 import { EventBus } from '../core/events/event-bus';
 import { HistoryService } from '../history/history.service';
 import { MaintenanceService } from '../maintenance/maintenance.service';
 import { runProbe, SchedulerService } from '../scheduler/scheduler.service';
 import type { SensorDefinition } from '../scheduler/runtime-entry';
 import { resultView, SensorRuntimeService } from '../scheduler/sensor-runtime.service';
-import { SiteEntity } from '../sites/site.entity';
+import { SitesRepository } from '../sites/sites.repository';
 import { SitesService } from '../sites/sites.service';
 import type { SensorInputDto } from './dto/sensor.dto';
 import { draftColumns, mergeDraft, SensorDraft } from './sensor-input';
-import { SensorChannelEntity } from './sensor-channel.entity';
-import { SensorEntity } from './sensor.entity';
+import type { SensorEntity } from './sensor.entity';
 import { toSensorView } from './sensor.view';
 import { SensorsRepository, toDefinition } from './sensors.repository';
 
@@ -24,8 +23,10 @@ import { SensorsRepository, toDefinition } from './sensors.repository';
 @Injectable()
 export class SensorsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly unit: UnitOfWork,
     private readonly repository: SensorsRepository,
+    private readonly siteRows: SitesRepository,
+    private readonly channelRows: ChannelsRepository,
     private readonly runtime: SensorRuntimeService,
     private readonly scheduler: SchedulerService,
     private readonly catalogue: ProbeCatalogue,
@@ -64,39 +65,16 @@ export class SensorsService {
   async get(id: number): Promise<Sensor> {
     const found = await this.repository.one(id);
     if (!found) throw new NotFoundError(`no sensor with id ${id}`);
-    const site =
-      found.sensor.siteId === null
-        ? null
-        : await this.dataSource.getRepository(SiteEntity).findOneBy({ id: found.sensor.siteId });
-    return toSensorView(
-      found.sensor,
-      found.channelIds,
-      site?.name ?? '',
-      this.runtime.get(id),
-      this.catalogue,
-    );
+    const site = found.sensor.siteId === null ? null : await this.siteRows.nameOf(found.sensor.siteId);
+    return toSensorView(found.sensor, found.channelIds, site ?? '', this.runtime.get(id), this.catalogue);
   }
 
   async create(input: SensorInputDto): Promise<Sensor> {
     const draft = mergeDraft(null, input, this.catalogue);
-    const saved = await this.dataSource.transaction(async (manager) => {
-      const columns = await this.columns(draft, manager, null);
-      const [{ next }] = (await manager.query(
-        'SELECT coalesce(max(sort_order), 0) + 1 AS next FROM sensors',
-      )) as { next: number }[];
-      const now = this.clock.now();
-      const sensor = await manager.getRepository(SensorEntity).save({
-        ...columns,
-        sortOrder: next,
-        sample: false,
-        managedBy: null,
-        status: draft.enabled ? 'unknown' : 'paused',
-        message: '',
-        streak: 0,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await this.linkChannels(manager, sensor.id, draft.channels);
+    const saved = await this.unit.transaction(async (tx) => {
+      const columns = await this.columns(draft, tx, null);
+      const sensor = await this.repository.insert(tx, columns, null, this.clock.now());
+      await this.repository.replaceChannels(tx, sensor.id, draft.channels);
       return sensor;
     });
     await this.scheduler.reconcile(saved.id, toDefinition(saved, draft.channels));
@@ -111,11 +89,10 @@ export class SensorsService {
     const stored = await this.draftOf(found.sensor, found.channelIds);
     const draft = mergeDraft(stored, input, this.catalogue);
     const wasEnabled = found.sensor.enabled;
-    await this.dataSource.transaction(async (manager) => {
-      const columns = await this.columns(draft, manager, id);
-      await manager.save(Object.assign(found.sensor, columns, { updatedAt: this.clock.now() }));
-      await manager.getRepository(SensorChannelEntity).delete({ sensorId: id });
-      await this.linkChannels(manager, id, draft.channels);
+    await this.unit.transaction(async (tx) => {
+      const columns = await this.columns(draft, tx, id);
+      await this.repository.update(tx, found.sensor, columns, this.clock.now());
+      await this.repository.replaceChannels(tx, id, draft.channels);
     });
     await this.scheduler.reconcile(id);
     if (wasEnabled !== draft.enabled) await this.runtime.command(id, draft.enabled ? 'resume' : 'pause');
@@ -129,9 +106,7 @@ export class SensorsService {
     if (found.sensor.managedBy)
       throw new ConflictError(`sensor "${found.sensor.name}" is managed by the configuration file`);
     if (found.sensor.enabled !== enabled) {
-      await this.dataSource
-        .getRepository(SensorEntity)
-        .update({ id }, { enabled, updatedAt: this.clock.now() });
+      await this.repository.setEnabled(id, enabled, this.clock.now());
       await this.scheduler.reconcile(id);
       await this.runtime.command(id, enabled ? 'resume' : 'pause');
       this.events.emit('sensor', { id, action: 'updated' });
@@ -144,7 +119,7 @@ export class SensorsService {
     const found = await this.mustFind(id);
     if (found.sensor.managedBy)
       throw new ConflictError(`sensor "${found.sensor.name}" is managed by the configuration file`);
-    await this.dataSource.transaction((manager) => manager.delete(SensorEntity, { id }));
+    await this.repository.delete(id);
     await this.scheduler.reconcile(id);
     await this.maintenance.reload();
     this.events.emit('sensor', { id, action: 'deleted' });
@@ -153,8 +128,8 @@ export class SensorsService {
   /** Checks a draft the way create does; with `probe`, runs it once (stores nothing). */
   async validate(input: SensorInputDto, probe: boolean): Promise<{ ok: true; result?: ProbeResult }> {
     const draft = mergeDraft(null, input, this.catalogue);
-    await this.dataSource.transaction(async (manager) => {
-      await this.columns(draft, manager, null);
+    await this.unit.transaction(async (tx) => {
+      await this.columns(draft, tx, null);
     });
     if (!probe) return { ok: true };
     const started = this.clock.now();
@@ -190,16 +165,12 @@ export class SensorsService {
     return found;
   }
 
-  private async siteNames(): Promise<Map<number, string>> {
-    const sites = await this.dataSource.getRepository(SiteEntity).find({ select: { id: true, name: true } });
-    return new Map(sites.map((s) => [s.id, s.name]));
+  private siteNames(): Promise<Map<number, string>> {
+    return this.siteRows.names();
   }
 
   private async draftOf(sensor: SensorEntity, channelIds: number[]): Promise<SensorDraft> {
-    const site =
-      sensor.siteId === null
-        ? null
-        : await this.dataSource.getRepository(SiteEntity).findOneBy({ id: sensor.siteId });
+    const site = sensor.siteId === null ? null : await this.siteRows.nameOf(sensor.siteId);
     return {
       name: sensor.name,
       type: sensor.type,
@@ -209,7 +180,7 @@ export class SensorsService {
       reminder_every: sensor.reminderEvery,
       group: sensor.group,
       tags: sensor.tags,
-      site: site?.name ?? '',
+      site: site ?? '',
       enabled: sensor.enabled,
       options: sensor.options,
       channels: channelIds,
@@ -218,32 +189,24 @@ export class SensorsService {
   }
 
   /** Resolves names and references (site, channels, parent) to stored columns, or refuses with 400. */
-  private async columns(draft: SensorDraft, manager: EntityManager, id: number | null) {
+  private async columns(draft: SensorDraft, tx: Tx, id: number | null) {
     let siteId: number | null = null;
     if (draft.site) {
-      const site = await manager.getRepository(SiteEntity).findOneBy({ name: draft.site });
-      if (!site) throw new InvalidInputError(`site "${draft.site}" does not exist`);
-      siteId = site.id;
+      siteId = await this.siteRows.idOf(tx, draft.site);
+      if (siteId === null) throw new InvalidInputError(`site "${draft.site}" does not exist`);
     }
     if (draft.channels.length > 0) {
-      const found = await manager.getRepository(ChannelEntity).countBy({ id: In(draft.channels) });
+      const found = await this.channelRows.countExisting(tx, draft.channels);
       if (found !== draft.channels.length)
         throw new InvalidInputError('channels names a channel that does not exist');
     }
-    if (draft.parent_id !== null) await this.checkParent(manager, id, draft.parent_id);
+    if (draft.parent_id !== null) await this.checkParent(tx, id, draft.parent_id);
     return draftColumns(draft, siteId);
   }
 
-  private async checkParent(manager: EntityManager, id: number | null, parentId: number): Promise<void> {
+  private async checkParent(tx: Tx, id: number | null, parentId: number): Promise<void> {
     if (parentId === id) throw new InvalidInputError('parent_id: a sensor cannot be its own parent');
-    const parents = new Map(
-      (
-        (await manager.query('SELECT id, parent_id FROM sensors')) as {
-          id: number;
-          parent_id: number | null;
-        }[]
-      ).map((r) => [r.id, r.parent_id]),
-    );
+    const parents = await this.repository.parents(tx);
     if (!parents.has(parentId)) throw new InvalidInputError(`parent_id: no sensor with id ${parentId}`);
     for (
       let cursor: number | null | undefined = parentId, hops = 0;
@@ -253,13 +216,6 @@ export class SensorsService {
       if (cursor === id) throw new InvalidInputError('parent_id: a sensor cannot be its own ancestor');
       cursor = parents.get(cursor);
     }
-  }
-
-  private async linkChannels(manager: EntityManager, sensorId: number, channelIds: number[]): Promise<void> {
-    if (channelIds.length === 0) return;
-    await manager
-      .getRepository(SensorChannelEntity)
-      .insert(channelIds.map((channelId) => ({ sensorId, channelId })));
   }
 
   private definitionOf(draft: SensorDraft): SensorDefinition {

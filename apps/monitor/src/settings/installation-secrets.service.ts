@@ -7,10 +7,8 @@ import {
   timingSafeEqual,
 } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { Clock } from '../core/clock/clock';
-import { writeAtomically } from '../core/database/write-atomically';
-import { InstallationSecretEntity } from './installation-secret.entity';
+import { InstallationSecretsRepository } from './installation-secrets.repository';
 
 const SESSION_SECRET = 'session_secret';
 const API_KEY_HASH = 'api_key_hash';
@@ -26,30 +24,21 @@ export class InstallationSecretsService {
   private sessionSecret?: Buffer;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly repository: InstallationSecretsRepository,
     private readonly clock: Clock,
   ) {}
-
-  private get repository() {
-    return this.dataSource.getRepository(InstallationSecretEntity);
-  }
 
   /** The session signing key, generated and stored on first use. */
   async sessionKey(): Promise<Buffer> {
     if (this.sessionSecret) return this.sessionSecret;
-    const stored = await this.repository.findOneBy({ key: SESSION_SECRET });
+    const stored = await this.repository.get(SESSION_SECRET);
     if (stored) {
-      this.sessionSecret = Buffer.from(stored.value, 'base64');
+      this.sessionSecret = Buffer.from(stored, 'base64');
     } else {
       const secret = randomBytes(32).toString('base64');
-      // INSERT OR IGNORE, read back in the same transaction: racing first requests end with one secret.
-      const value = await writeAtomically(this.dataSource, (db) => {
-        db.prepare(
-          `INSERT OR IGNORE INTO installation_secrets (key, value, created_at) VALUES (?, ?, ?)`,
-        ).run(SESSION_SECRET, secret, this.clock.now());
-        return db.prepare('SELECT value FROM installation_secrets WHERE key = ?').pluck().get(SESSION_SECRET);
-      });
-      this.sessionSecret = Buffer.from(value as string, 'base64');
+      // Racing first requests end with one secret.
+      const value = await this.repository.getOrCreate(SESSION_SECRET, secret, this.clock.now());
+      this.sessionSecret = Buffer.from(value, 'base64');
     }
     return this.sessionSecret;
   }
@@ -62,36 +51,30 @@ export class InstallationSecretsService {
   async rotateApiKey(): Promise<string> {
     const key = `mk_${randomBytes(32).toString('base64url')}`;
     const sealed = await this.seal(key);
-    const now = this.clock.now();
-    await writeAtomically(this.dataSource, (db) => {
-      const replace = db.prepare(
-        'INSERT OR REPLACE INTO installation_secrets (key, value, created_at) VALUES (?, ?, ?)',
-      );
-      replace.run(API_KEY_HASH, sha256(key), now);
-      replace.run(API_KEY_SEALED, sealed, now);
-    });
+    await this.repository.replace(
+      { [API_KEY_HASH]: sha256(key), [API_KEY_SEALED]: sealed },
+      this.clock.now(),
+    );
     return key;
   }
 
   async removeApiKey(): Promise<void> {
-    await writeAtomically(this.dataSource, (db) =>
-      db.prepare('DELETE FROM installation_secrets WHERE key IN (?, ?)').run(API_KEY_HASH, API_KEY_SEALED),
-    );
+    await this.repository.remove([API_KEY_HASH, API_KEY_SEALED]);
   }
 
   /** Whether `presented` is the current API key; constant time in the key's content. */
   async isApiKey(presented: string): Promise<boolean> {
-    const stored = await this.repository.findOneBy({ key: API_KEY_HASH });
+    const stored = await this.repository.get(API_KEY_HASH);
     if (!stored) return false;
     const given = Buffer.from(sha256(presented), 'hex');
-    const expected = Buffer.from(stored.value, 'hex');
+    const expected = Buffer.from(stored, 'hex');
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
   /** The API key in clear, or null when none is set. */
   async apiKey(): Promise<string | null> {
-    const stored = await this.repository.findOneBy({ key: API_KEY_SEALED });
-    return stored ? this.unseal(stored.value) : null;
+    const stored = await this.repository.get(API_KEY_SEALED);
+    return stored ? this.unseal(stored) : null;
   }
 
   private async sealKey(): Promise<Buffer> {

@@ -2,7 +2,6 @@ import * as fs from 'node:fs';
 import { Inject, Injectable } from '@nestjs/common';
 import { formatDuration } from '@monitor/domain';
 import type { SessionInfo, SettingsResponse, UiSettings } from '@monitor/contracts';
-import { DataSource } from 'typeorm';
 import type { Principal } from '../auth/principal';
 import { hasRole } from '../auth/principal';
 import { buildInfo } from '../core/build-info';
@@ -13,7 +12,9 @@ import { EventBus } from '../core/events/event-bus';
 import type { MonitorConfig } from '../core/config/monitor-config';
 import { databasePath } from '../core/database/database-path';
 import { HistoryStats } from '../history/history-stats';
-import { UserEntity } from '../users/user.entity';
+import { IncidentsRepository } from '../incidents/incidents.repository';
+import { SensorsRepository } from '../sensors/sensors.repository';
+import { UsersRepository } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
 import { UiSettingsPatchDto } from './dto/settings.dto';
 import { InstallationSecretsService } from './installation-secrets.service';
@@ -22,7 +23,9 @@ import { uiSettingsOf } from './ui-settings';
 @Injectable()
 export class SettingsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly accounts: UsersRepository,
+    private readonly sensors: SensorsRepository,
+    private readonly incidents: IncidentsRepository,
     private readonly users: UsersService,
     private readonly secrets: InstallationSecretsService,
     private readonly history: HistoryStats,
@@ -79,22 +82,15 @@ export class SettingsService {
     const user = principal.user;
     const ui = { ...user.ui };
     for (const [key, value] of Object.entries(patch)) if (value !== undefined) ui[key] = value as string;
-    await this.dataSource
-      .getRepository(UserEntity)
-      .update({ id: user.id }, { ui, updatedAt: this.clock.now() });
+    await this.accounts.setUi(user.id, ui, this.clock.now());
     this.events.emit('settings', {});
-    return uiSettingsOf({ ...user, ui } as UserEntity);
+    return uiSettingsOf({ ...user, ui });
   }
 
   /** Records the highest tour version finished; a lower version never undoes a higher one. */
   async recordTour(principal: Principal, version: number): Promise<void> {
     if (principal.kind !== 'user') return;
-    await this.dataSource
-      .createQueryBuilder()
-      .update(UserEntity)
-      .set({ tourVersion: version })
-      .where('id = :id AND tour_version < :version', { id: principal.user.id, version })
-      .execute();
+    await this.accounts.raiseTourVersion(principal.user.id, version);
   }
 
   private runtime(): SettingsResponse['runtime'] {
@@ -113,9 +109,7 @@ export class SettingsService {
   }
 
   private async stats(): Promise<SettingsResponse['stats']> {
-    const [counts] = (await this.dataSource.query(
-      'SELECT (SELECT count(*) FROM sensors) AS sensors, (SELECT count(*) FROM incidents) AS incidents',
-    )) as { sensors: number; incidents: number }[];
+    const counts = { sensors: await this.sensors.count(), incidents: await this.incidents.count() };
     const results = this.history.results();
     const file = databasePath(this.config.data_dir);
     const size = (path: string) => (fs.existsSync(path) ? fs.statSync(path).size : 0);

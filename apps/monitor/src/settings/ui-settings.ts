@@ -1,5 +1,5 @@
 import { DENSITIES, SENSOR_ORDERS, type UiSettings } from '@monitor/contracts';
-import type { UserEntity } from '../users/user.entity';
+import type { User } from '../users/users.repository';
 
 export const UI_DEFAULTS: UiSettings = {
   theme: 'system',
@@ -12,7 +12,7 @@ export const UI_DEFAULTS: UiSettings = {
 };
 
 /** An account's stored preferences over the defaults; unknown or invalid stored keys are dropped. */
-export function uiSettingsOf(user: UserEntity | null): UiSettings {
+export function uiSettingsOf(user: User | null): UiSettings {
   if (!user) return { ...UI_DEFAULTS };
   const stored = user.ui ?? {};
   const pick = <K extends 'theme' | 'live' | 'borders' | 'density' | 'order'>(

@@ -1,10 +1,10 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { MapSettings, MapSettingsInput } from '@monitor/contracts';
 import { EventBus } from '../core/events/event-bus';
-import { SettingsStore } from '../settings/settings.store';
+import { SettingsRepository } from '../settings/settings.repository';
 import { tileOrigins, validateTileUrl } from './tile-url';
 
-/** SettingsStore key of the installation-wide map settings. */
+/** SettingsRepository key of the installation-wide map settings. */
 export const MAP_SETTINGS_KEY = 'map';
 
 export const MAP_DEFAULTS: Readonly<MapSettings> = { tile_url: '', attribution: '', borders: 'on' };
@@ -29,7 +29,7 @@ export class MapSettingsService implements OnModuleInit {
   private origins: string[] = [];
 
   constructor(
-    private readonly store: SettingsStore,
+    private readonly store: SettingsRepository,
     private readonly events: EventBus,
   ) {}
 

@@ -1,19 +1,16 @@
-import { Global, Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
+import { Module } from '@nestjs/common';
+import { SensorsStorageModule } from '../sensors/sensors-storage.module';
+import { SettingsModule } from '../settings/settings.module';
 import { MapSettingsService } from './map-settings.service';
 import { SitesController } from './sites.controller';
+import { SitesRepository } from './sites.repository';
 import { SitesService } from './sites.service';
 
-/**
- * Sites and the map settings. Global so that other features (the summary, later backup and
- * sample data) can read sites without importing this module, and so the security headers can
- * read the tile origins.
- */
-@Global()
+/** Sites and the map settings (the security headers read the tile origins from it too). */
 @Module({
-  imports: [AuthModule],
+  imports: [SettingsModule, SensorsStorageModule],
   controllers: [SitesController],
-  providers: [SitesService, MapSettingsService],
-  exports: [SitesService, MapSettingsService],
+  providers: [SitesRepository, SitesService, MapSettingsService],
+  exports: [SitesRepository, SitesService, MapSettingsService],
 })
 export class SitesModule {}

@@ -1,49 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import type { SiteDeleted, SiteDetail, SiteInput, SiteKind } from '@monitor/contracts';
 import { ConflictError, InvalidInputError, NotFoundError } from '@monitor/domain';
-import type Database from 'better-sqlite3';
-import { DataSource } from 'typeorm';
 import { Clock } from '../core/clock/clock';
-import { isUniqueViolation, writeAtomically } from '../core/database/write-atomically';
+import { UnitOfWork, type SyncTx } from '../core/database/unit-of-work';
+import { isUniqueViolation } from '../core/database/write-atomically';
 import { EventBus } from '../core/events/event-bus';
+import { SensorsRepository } from '../sensors/sensors.repository';
+import { SitesRepository, type StoredSite } from './sites.repository';
 
-interface SiteRow {
-  name: string;
-  kind: SiteKind;
-  lat: number | null;
-  lon: number | null;
-  sensor_count: number;
-  managed_by: string | null;
-}
-
-const LIST_SQL = `SELECT s.name, s.kind, s.lat, s.lon, s.managed_by,
-    (SELECT count(*) FROM sensors WHERE site_id = s.id) AS sensor_count
-  FROM sites s`;
-
-const view = (row: SiteRow): SiteDetail => ({
+const view = (row: StoredSite, sensorCount: number): SiteDetail => ({
   name: row.name,
   kind: row.kind,
   lat: row.lat,
   lon: row.lon,
-  sensor_count: Number(row.sensor_count),
+  sensor_count: sensorCount,
   managed_by: row.managed_by,
 });
 
 /** The kind a request asked for: '' means the default. */
 const kindOf = (kind: SiteKind | '' | undefined, fallback: SiteKind): SiteKind =>
   kind === undefined ? fallback : kind === '' ? 'local' : kind;
-
-interface StoredSite {
-  id: number;
-  name: string;
-  kind: SiteKind;
-  lat: number | null;
-  lon: number | null;
-  managed_by: string | null;
-}
-
-const sensorIds = (db: Database.Database, siteId: number): number[] =>
-  db.prepare('SELECT id FROM sensors WHERE site_id = ? ORDER BY id').pluck().all(siteId) as number[];
 
 /**
  * The coordinates a request sets: both numbers, or both null/absent. `update` also tells whether
@@ -68,15 +44,17 @@ function coordinates(input: SiteInput, partial: boolean): { lat: number | null; 
 @Injectable()
 export class SitesService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly unit: UnitOfWork,
+    private readonly repository: SitesRepository,
+    private readonly sensors: SensorsRepository,
     private readonly events: EventBus,
     private readonly clock: Clock,
   ) {}
 
   /** Every site with its sensor count, sorted by name. */
   async list(): Promise<SiteDetail[]> {
-    const rows = (await this.dataSource.query(`${LIST_SQL} ORDER BY s.name`)) as SiteRow[];
-    return rows.map(view);
+    const [rows, counts] = await Promise.all([this.repository.list(), this.sensors.countsBySite()]);
+    return rows.map((row) => view(row, counts.get(row.id) ?? 0));
   }
 
   /** The unique index on the name decides between racing creates: one 201, the others 409. */
@@ -84,11 +62,8 @@ export class SitesService {
     const { lat, lon } = coordinates(input, false) as { lat: number | null; lon: number | null };
     const name = input.name;
     const now = this.clock.now();
-    await this.write(name, (db) => {
-      db.prepare(
-        `INSERT INTO sites (name, kind, lat, lon, sample, managed_by, created_at, updated_at)
-         VALUES (?, ?, ?, ?, 0, NULL, ?, ?)`,
-      ).run(name, kindOf(input.kind, 'local'), lat, lon, now, now);
+    await this.write(name, (tx) => {
+      this.repository.insertNow(tx, { name, kind: kindOf(input.kind, 'local'), lat, lon }, now);
     });
     return this.one(name);
   }
@@ -97,18 +72,21 @@ export class SitesService {
   async update(name: string, input: SiteInput): Promise<SiteDetail> {
     const position = coordinates(input, true);
     const finalName = input.name ?? name;
-    const affected = await this.write(finalName, (db) => {
-      const site = this.mustFindChangeable(db, name, 'changed');
+    const affected = await this.write(finalName, (tx) => {
+      const site = this.mustFindChangeable(tx, name, 'changed');
       const rename = input.name !== undefined && input.name !== site.name;
-      db.prepare(`UPDATE sites SET name = ?, kind = ?, lat = ?, lon = ?, updated_at = ? WHERE id = ?`).run(
-        input.name ?? site.name,
-        kindOf(input.kind, site.kind),
-        position ? position.lat : site.lat,
-        position ? position.lon : site.lon,
-        this.clock.now(),
+      this.repository.updateNow(
+        tx,
         site.id,
+        {
+          name: input.name ?? site.name,
+          kind: kindOf(input.kind, site.kind),
+          lat: position ? position.lat : site.lat,
+          lon: position ? position.lon : site.lon,
+        },
+        this.clock.now(),
       );
-      return rename ? sensorIds(db, site.id) : [];
+      return rename ? this.sensors.idsOfSite(tx, site.id) : [];
     });
     this.announce(affected);
     return this.one(finalName);
@@ -119,21 +97,17 @@ export class SitesService {
    * without a site in the same transaction.
    */
   async remove(name: string, unassign: boolean): Promise<SiteDeleted> {
-    const affected = await this.write(name, (db) => {
-      const site = this.mustFindChangeable(db, name, 'deleted');
-      const ids = sensorIds(db, site.id);
+    const affected = await this.write(name, (tx) => {
+      const site = this.mustFindChangeable(tx, name, 'deleted');
+      const ids = this.sensors.idsOfSite(tx, site.id);
       if (ids.length > 0 && !unassign) {
         const count = ids.length === 1 ? '1 sensor' : `${ids.length} sensors`;
         throw new ConflictError(
           `site "${site.name}" still has ${count}; delete with unassign=1 to leave them without a site`,
         );
       }
-      if (ids.length > 0)
-        db.prepare('UPDATE sensors SET site_id = NULL, updated_at = ? WHERE site_id = ?').run(
-          this.clock.now(),
-          site.id,
-        );
-      db.prepare('DELETE FROM sites WHERE id = ?').run(site.id);
+      if (ids.length > 0) this.sensors.unassignSite(tx, site.id, this.clock.now());
+      this.repository.deleteNow(tx, site.id);
       return ids;
     });
     this.announce(affected);
@@ -141,24 +115,22 @@ export class SitesService {
   }
 
   /** Checks and writes in one transaction; a name taken meanwhile is a 409 naming it. */
-  private async write<T>(name: string, change: (db: Database.Database) => T): Promise<T> {
+  private async write<T>(name: string, change: (tx: SyncTx) => T): Promise<T> {
     try {
-      return await writeAtomically(this.dataSource, change);
+      return await this.unit.atomically(change);
     } catch (error) {
       throw isUniqueViolation(error) ? this.duplicate(name) : error;
     }
   }
 
   private async one(name: string): Promise<SiteDetail> {
-    const rows = (await this.dataSource.query(`${LIST_SQL} WHERE s.name = ?`, [name])) as SiteRow[];
-    if (rows.length === 0) throw new NotFoundError(`no site named "${name}"`);
-    return view(rows[0]);
+    const row = await this.repository.byName(name);
+    if (!row) throw new NotFoundError(`no site named "${name}"`);
+    return view(row, (await this.sensors.countsBySite()).get(row.id) ?? 0);
   }
 
-  private mustFindChangeable(db: Database.Database, name: string, verb: 'changed' | 'deleted'): StoredSite {
-    const site = db
-      .prepare('SELECT id, name, kind, lat, lon, managed_by FROM sites WHERE name = ?')
-      .get(name) as StoredSite | undefined;
+  private mustFindChangeable(tx: SyncTx, name: string, verb: 'changed' | 'deleted'): StoredSite {
+    const site = this.repository.findNow(tx, name);
     if (!site) throw new NotFoundError(`no site named "${name}"`);
     if (site.managed_by)
       throw new ConflictError(

@@ -1,4 +1,6 @@
-import { resetIdentity, type SqlClient, type SqlExecutor } from './sql-client';
+import { openDatabase } from './open-database';
+import { openPostgres } from './open-postgres';
+import { resetIdentity, sqlClientFor, type SqlClient, type SqlExecutor } from './sql-client';
 import { readTableShapes, type TableShape } from './table-metadata';
 
 /** Rows read from the source per statement. */
@@ -107,4 +109,17 @@ async function copyTable(from: SqlExecutor, to: SqlExecutor, shape: TableShape):
     await to.run(`UPDATE "${shape.name}" SET ${set} WHERE ${where}`, [...link.values, ...link.key]);
   if (columns.includes('id') && shape.primaryKey.join() === 'id') await resetIdentity(to, shape.name);
   return copied;
+}
+
+/** A database opened (and migrated) for copying: its client and how to close it. */
+export interface OpenedStorage {
+  client: SqlClient;
+  close(): Promise<void>;
+}
+
+/** Opens the SQLite file of a data directory or a PostgreSQL database, migrated to this build's schema. */
+export async function openStorage(where: { url: string } | { dataDir: string }): Promise<OpenedStorage> {
+  const dataSource =
+    'url' in where ? await openPostgres(where.url, []) : await openDatabase(where.dataDir, []);
+  return { client: sqlClientFor(dataSource), close: () => dataSource.destroy() };
 }

@@ -6,8 +6,11 @@ import type { MonitorConfig } from '../config/monitor-config';
 import { APP_LOGGER } from '../logging/logging.tokens';
 import type { AppLogger } from '../logging/logger';
 import { openDatabase } from './open-database';
+import { DatabaseFile } from './database-file';
+import { DatabaseProbe } from './database-probe';
 import { openPostgres } from './open-postgres';
 import { StorageHealth } from './storage-health';
+import { UnitOfWork } from './unit-of-work';
 
 /**
  * Closes the database last. Writers that buffer (the result writer) register a final flush here,
@@ -55,8 +58,11 @@ export class DatabaseModule {
         },
         DatabaseLifecycle,
         StorageHealth,
+        UnitOfWork,
+        DatabaseProbe,
+        DatabaseFile,
       ],
-      exports: [DataSource, DatabaseLifecycle, StorageHealth],
+      exports: [DataSource, DatabaseLifecycle, StorageHealth, UnitOfWork, DatabaseProbe, DatabaseFile],
     };
   }
 }

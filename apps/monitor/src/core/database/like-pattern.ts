@@ -9,3 +9,12 @@ export const LIKE_ESCAPE = '\\';
 export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => LIKE_ESCAPE + c)}%`;
 }
+
+const ESCAPE = "ESCAPE '\\'";
+
+/** `(a LIKE ? ESCAPE '\' OR b LIKE ? ...)` over the given SQL expressions (one parameter each). */
+export const anyLike = (expressions: string[]): string =>
+  `(${expressions.map((e) => `${e} LIKE ? ${ESCAPE}`).join(' OR ')})`;
+
+/** `expression LIKE ? ESCAPE '\'`. */
+export const like = (expression: string): string => `${expression} LIKE ? ${ESCAPE}`;

@@ -12,15 +12,18 @@ import { ConfigOptions, type ConfigFlagOptions } from './config-options';
 export class DoctorCommand extends ConfigOptions {
   async run(_params: string[], options: ConfigFlagOptions & { json?: boolean } = {}): Promise<void> {
     let dataDir: string;
+    let databaseUrl: string | null = null;
     let configError: string | null = null;
     try {
-      dataDir = loadConfig(options).data_dir;
+      const config = loadConfig(options);
+      dataDir = config.data_dir;
+      databaseUrl = config.database_url;
     } catch (error) {
       configError = (error as Error).message;
       // Still inspect the data directory the operator most likely meant.
       dataDir = path.resolve(options.dataDir ?? process.env.MONITOR_DATA_DIR ?? CONFIG_DEFAULTS.data_dir);
     }
-    const report = runInstallationChecks({ dataDir, configError });
+    const report = await runInstallationChecks({ dataDir, databaseUrl, configError });
     process.stdout.write(options.json ? `${JSON.stringify(report)}\n` : formatReport(report));
     process.exitCode = report.ok ? 0 : 1;
   }

@@ -87,7 +87,7 @@ export class DoctorService {
     const dataDir = this.config.data_dir;
     const checks: DoctorCheck[] = [
       checkDataDirectory(dataDir),
-      ...this.database(dataDir),
+      ...(await this.database()),
       checkDisk(dataDir),
       this.writes(),
       await this.scheduling(),
@@ -96,12 +96,11 @@ export class DoctorService {
     return { ok: checks.every((check) => check.ok), checks };
   }
 
-  private database(dataDir: string): DoctorCheck[] {
-    const file = databasePath(dataDir);
+  private async database(): Promise<DoctorCheck[]> {
     try {
-      return this.probe.inspect(file);
+      return await this.probe.inspect();
     } catch (error) {
-      const detail = `${file} cannot be read: ${(error as Error).message}`;
+      const detail = `${databasePath(this.config.data_dir)} cannot be read: ${(error as Error).message}`;
       return [
         { name: 'database', ok: false, detail },
         { name: 'migrations', ok: false, detail: 'no database to inspect' },

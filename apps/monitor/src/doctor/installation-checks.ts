@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import type { DoctorCheck, DoctorReport } from '@monitor/contracts';
-import { checkDatabase } from '../core/database/database-checks';
+import { checkStorage } from '../core/database/database-checks';
 
 export type { DoctorCheck, DoctorReport } from '@monitor/contracts';
 
@@ -9,6 +9,8 @@ export const MIN_FREE_BYTES = 100 * 1024 * 1024;
 
 export interface InstallationCheckInput {
   dataDir: string;
+  /** The configured PostgreSQL URL, or null for the SQLite file in dataDir. */
+  databaseUrl?: string | null;
   /** null when the configuration resolved; otherwise the one-line reason. */
   configError: string | null;
 }
@@ -17,11 +19,15 @@ export interface InstallationCheckInput {
  * Read-only inspection of an installation: it opens the database read-only (immutable when no
  * other process has it open, so not even a -shm file is created) and writes nothing anywhere.
  */
-export function runInstallationChecks({ dataDir, configError }: InstallationCheckInput): DoctorReport {
+export async function runInstallationChecks({
+  dataDir,
+  databaseUrl = null,
+  configError,
+}: InstallationCheckInput): Promise<DoctorReport> {
   const checks: DoctorCheck[] = [
     { name: 'configuration', ok: configError === null, detail: configError ?? 'valid' },
     checkDataDirectory(dataDir),
-    ...checkDatabase(dataDir),
+    ...(await checkStorage(dataDir, databaseUrl)),
     checkDisk(dataDir),
   ];
   return { ok: checks.every((check) => check.ok), checks };

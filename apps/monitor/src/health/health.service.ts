@@ -20,7 +20,7 @@ export class HealthService {
     } catch (error) {
       throw new DatabaseUnavailableError(`database did not answer: ${(error as Error).message}`);
     }
-    if (this.storage.problem()?.disk) this.tryWrite();
+    if (this.storage.problem()?.disk) await this.tryWrite();
     const problem = this.storage.describe();
     if (problem) throw new StorageUnavailableError(503, problem);
     return { status: 'ok', version: buildInfo().version, uptime: Math.floor(process.uptime()) };
@@ -35,7 +35,7 @@ export class HealthService {
    * sets the application id to the value it has), so an idle installation notices that space came
    * back. Other failures (a trigger, a bug) end only when their writer succeeds.
    */
-  private tryWrite(): void {
-    if (this.database.tryWrite()) this.storage.reportSuccess({ noticed_by: 'healthz' });
+  private async tryWrite(): Promise<void> {
+    if (await this.database.tryWrite()) this.storage.reportSuccess({ noticed_by: 'healthz' });
   }
 }

@@ -254,3 +254,54 @@ describe('moving an installation', () => {
     );
   });
 });
+
+describe('doctor on PostgreSQL', () => {
+  const withPassword = (url: string) =>
+    url.replace('postgres://monitor_test@', 'postgres://monitor_test:Sekr3tPw@');
+
+  it('reports the server version, an intact schema, the migrations and the table sizes, password masked', async () => {
+    const url = withPassword(await cluster.createDatabase());
+    await open(url);
+    const report = await runCli(['doctor', '--data-dir', tempDir(), '--database-url', url]);
+    expect(report.stdout).not.toContain('Sekr3tPw');
+    expect(report.stdout).toMatch(
+      /^ok {6}database: postgres:\/\/monitor_test:\*\*\*@127\.0\.0\.1:\d+\/\w+: PostgreSQL \d+/m,
+    );
+    expect(report.stdout).toMatch(/schema intact \(\d+ tables, \d+ indexes valid\)/);
+    expect(report.stdout).toContain(`ok      migrations: ${MIGRATION_NAMES.length} applied, none pending`);
+    expect(report.stdout).toMatch(/^ok {6}tables: .* in all: .*probe_results/m);
+    expect(report.code).toBe(0);
+  });
+
+  it('finds a missing index and exits 1', async () => {
+    const url = await cluster.createDatabase();
+    await (await open(url)).query('DROP INDEX "IDX_incidents_open"');
+    const report = await runCli(['doctor', '--data-dir', tempDir(), '--database-url', url]);
+    expect(report.stdout).toMatch(/^PROBLEM database: .*missing indexes: IDX_incidents_open/m);
+    expect(report.code).toBe(1);
+  });
+
+  it('writes nothing to an empty database and says the service creates the schema', async () => {
+    const url = await cluster.createDatabase();
+    const report = await runCli(['doctor', '--data-dir', tempDir(), '--database-url', url]);
+    expect(report.stdout).toMatch(
+      /^PROBLEM database: .*empty \(the service creates the schema on first start\)/m,
+    );
+    expect(report.stdout).toMatch(/^PROBLEM migrations: none applied/m);
+    expect(report.code).toBe(1);
+    expect(await query(url, `SELECT 1 FROM information_schema.tables WHERE table_schema = 'public'`)).toEqual(
+      [],
+    );
+  });
+
+  it('names the unreachable host without the password', async () => {
+    const port = await closedPort();
+    const url = `postgres://monitor:Sekr3tPw@127.0.0.1:${port}/monitor`;
+    const report = await runCli(['doctor', '--data-dir', tempDir(), '--database-url', url]);
+    expect(report.stdout).toContain(
+      `PROBLEM database: cannot connect to 127.0.0.1:${port}: connection refused`,
+    );
+    expect(report.stdout + report.stderr).not.toContain('Sekr3tPw');
+    expect(report.code).toBe(1);
+  });
+});

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { identifyDatabase, openUnchanged } from './database-identity';
 import { databasePath } from './database-path';
 import { MIGRATION_NAMES } from './migrations';
+import { checkPostgres } from './postgres-checks';
 
 /** The database checks of `doctor` on the stopped installation: its own read-only connection. */
 export function checkDatabase(dataDir: string): DoctorCheck[] {
@@ -53,12 +54,17 @@ export function inspectDatabase(db: Database.Database, file: string): DoctorChec
 }
 
 function checkMigrations(db: Database.Database): DoctorCheck {
-  const name = 'migrations';
   const table = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'migrations'`).get();
-  if (!table) return { name, ok: false, detail: `none applied; ${MIGRATION_NAMES.length} pending` };
-  const applied = (db.prepare('SELECT name FROM migrations ORDER BY id').all() as { name: string }[]).map(
-    (r) => r.name,
+  if (!table) return migrationsCheck(null);
+  return migrationsCheck(
+    (db.prepare('SELECT name FROM migrations ORDER BY id').all() as { name: string }[]).map((r) => r.name),
   );
+}
+
+/** The `migrations` check from the names applied (null: no migrations table), on either backend. */
+export function migrationsCheck(applied: string[] | null): DoctorCheck {
+  const name = 'migrations';
+  if (applied === null) return { name, ok: false, detail: `none applied; ${MIGRATION_NAMES.length} pending` };
   const unknown = applied.filter((migration) => !MIGRATION_NAMES.includes(migration));
   const pending = MIGRATION_NAMES.filter((migration) => !applied.includes(migration));
   if (unknown.length > 0) {
@@ -71,4 +77,9 @@ function checkMigrations(db: Database.Database): DoctorCheck {
   if (pending.length > 0)
     return { name, ok: false, detail: `${pending.length} pending: ${pending.join(', ')}` };
   return { name, ok: true, detail: `${applied.length} applied, none pending` };
+}
+
+/** The doctor's database checks for the configured storage: the SQLite file or the PostgreSQL server. */
+export async function checkStorage(dataDir: string, databaseUrl: string | null): Promise<DoctorCheck[]> {
+  return databaseUrl ? checkPostgres(databaseUrl, migrationsCheck) : checkDatabase(dataDir);
 }

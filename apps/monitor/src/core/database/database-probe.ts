@@ -1,14 +1,20 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { DoctorCheck } from '@monitor/contracts';
 import { DataSource } from 'typeorm';
-import { inspectDatabase } from './database-checks';
+import { MONITOR_CONFIG } from '../config/config.tokens';
+import type { MonitorConfig } from '../config/monitor-config';
+import { checkStorage, inspectDatabase } from './database-checks';
+import { databasePath } from './database-path';
 import { APPLICATION_ID } from './database-identity';
 import { sqliteHandle } from './sqlite-handle';
 
 /** Questions about the database itself (not about any feature's rows): health and self-checks. */
 @Injectable()
 export class DatabaseProbe {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
+  ) {}
 
   /** Resolves when the database answers a trivial query; rejects with its error otherwise. */
   async ping(): Promise<void> {
@@ -20,7 +26,13 @@ export class DatabaseProbe {
    * whether writes succeed again; false when it failed or could prove nothing (inside someone
    * else's open transaction).
    */
-  tryWrite(): boolean {
+  async tryWrite(): Promise<boolean> {
+    // PostgreSQL's storage failures are its connection: a server that answers takes writes again.
+    if (this.config.database_url)
+      return this.ping().then(
+        () => true,
+        () => false,
+      );
     const db = sqliteHandle(this.dataSource);
     if (db.inTransaction) return false;
     try {
@@ -31,8 +43,12 @@ export class DatabaseProbe {
     }
   }
 
-  /** The `database` and `migrations` checks over the running server's connection (read only). */
-  inspect(file: string): DoctorCheck[] {
-    return inspectDatabase(sqliteHandle(this.dataSource), file);
+  /**
+   * The `database` and `migrations` checks (read only): over the running server's connection on
+   * SQLite, over a read-only session of its own on PostgreSQL (with the tables' sizes).
+   */
+  async inspect(): Promise<DoctorCheck[]> {
+    if (this.config.database_url) return checkStorage(this.config.data_dir, this.config.database_url);
+    return inspectDatabase(sqliteHandle(this.dataSource), databasePath(this.config.data_dir));
   }
 }

@@ -53,7 +53,8 @@ export async function checkPostgres(
   }
   client.on('error', () => undefined);
   try {
-    const version = (await client.query<{ v: string }>('SHOW server_version')).rows[0].v;
+    const version = (await client.query<{ v: string }>("SELECT current_setting('server_version') AS v"))
+      .rows[0].v;
     const tables = new Set(
       (
         await client.query<{ name: string }>(

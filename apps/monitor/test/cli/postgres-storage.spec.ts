@@ -108,6 +108,18 @@ describe('opening PostgreSQL', () => {
   });
 });
 
+describe('the test cluster', () => {
+  it('pauses (clients see the server gone) and resumes on the same port with its data', async () => {
+    const url = await cluster.createDatabase();
+    await query(url, 'CREATE TABLE kept (n integer)');
+    await query(url, 'INSERT INTO kept VALUES (7)');
+    await cluster.pause();
+    await expect(query(url, 'SELECT 1')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await cluster.resume();
+    expect(await query(url, 'SELECT n FROM kept')).toEqual([{ n: 7 }]);
+  });
+});
+
 describe('SqlClient on PostgreSQL', () => {
   let dataSource: DataSource;
   beforeAll(async () => {

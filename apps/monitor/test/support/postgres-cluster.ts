@@ -29,6 +29,10 @@ export interface PgCluster {
   dropDatabase(name: string): Promise<void>;
   /** Stops the server (fast shutdown) and removes the temp directory. */
   stop(): Promise<void>;
+  /** Shuts the server down, keeping its data: clients see the database go away. */
+  pause(): Promise<void>;
+  /** Starts the paused server again on the same port with the same data. */
+  resume(): Promise<void>;
   /** The same, synchronously and with an immediate shutdown: for process 'exit' handlers. */
   stopSync(): void;
 }
@@ -170,7 +174,20 @@ export async function startPostgresCluster(options: StartOptions = {}): Promise<
       },
     );
     watchdog.unref();
-    return makeCluster({ port, root, stopCommand, removeRoot, watchdog });
+    const startCommand = as([
+      bin('pg_ctl'),
+      '-D',
+      dataDir,
+      '-l',
+      logFile,
+      '-w',
+      '-t',
+      '60',
+      '-o',
+      `-p ${port}`,
+      'start',
+    ]);
+    return makeCluster({ port, root, stopCommand, startCommand, removeRoot, watchdog });
   } catch (error) {
     watchdog?.kill();
     const [file, ...args] = stopCommand('immediate');
@@ -234,10 +251,11 @@ function makeCluster(parts: {
   port: number;
   root: string;
   stopCommand: (mode: 'fast' | 'immediate') => string[];
+  startCommand: string[];
   removeRoot: () => void;
   watchdog: ChildProcess;
 }): PgCluster {
-  const { port, root, stopCommand, removeRoot, watchdog } = parts;
+  const { port, root, stopCommand, startCommand, removeRoot, watchdog } = parts;
   const adminUrl = postgresUrl({ host: HOST, port, user: TEST_SUPERUSER, database: 'postgres' });
   let generated = 0;
   let stopped = false;
@@ -277,6 +295,14 @@ function makeCluster(parts: {
       const fast = await run(stopCommand('fast'), root);
       if (!fast.ok) await run(stopCommand('immediate'), root);
       finish();
+    },
+    async pause(): Promise<void> {
+      const result = await run(stopCommand('fast'), root);
+      if (!result.ok) throw new Error(`pg_ctl stop failed:\n${result.output}`);
+    },
+    async resume(): Promise<void> {
+      const result = await run(startCommand, root);
+      if (!result.ok) throw new Error(`pg_ctl start failed:\n${result.output}`);
     },
     stopSync(): void {
       if (stopped) return;

@@ -11,6 +11,9 @@ import { percentile, startBenchServer } from './support/server.mjs';
 import { apiKeyFor, createSensors } from './support/api.mjs';
 import { rssMiB } from './support/proc.mjs';
 import { startTarget } from './support/target.mjs';
+import { backendEnv, benchBackend, stopBackend } from './support/pg-backend.mjs';
+import { spawnSync } from 'node:child_process';
+import pg from 'pg';
 
 const Database = createRequire(import.meta.url)('better-sqlite3');
 
@@ -119,13 +122,53 @@ function lagDuring(arrivals, from, to) {
   return { p99: round(percentile(lags, 99)), max: round(Math.max(...lags)), probes: lags.length };
 }
 
+/** Copies the filled SQLite file into PostgreSQL with the CLI, as an operator moving would. */
+function moveToPostgres(dataDir, url) {
+  const started = performance.now();
+  const moved = spawnSync(
+    process.execPath,
+    ['dist/apps/monitor/main.js', 'migrate-storage', '--data-dir', dataDir, '--to', url],
+    { encoding: 'utf8', env: { ...process.env, PUID: '0' } },
+  );
+  if (moved.status !== 0) throw new Error(`migrate-storage failed: ${moved.stdout}${moved.stderr}`);
+  return round((performance.now() - started) / 1000);
+}
+
+/** Winds the rollup watermarks back on PostgreSQL (SQLite: setMarks on the file). */
+async function setMarksPg(url, hourlyThrough, dailyThrough) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const [key, value] of [
+      ['history.hourly_through', hourlyThrough],
+      ['history.daily_through', dailyThrough],
+    ])
+      await client.query('UPDATE settings SET value = $1 WHERE key = $2', [JSON.stringify(value), key]);
+    const { rows } = await client.query(
+      `SELECT pg_total_relation_size('probe_results')::bigint AS bytes, pg_database_size(current_database())::bigint AS db`,
+    );
+    return { rawBytes: Number(rows[0].bytes), databaseBytes: Number(rows[0].db) };
+  } finally {
+    await client.end();
+  }
+}
+
 export async function run() {
+  try {
+    return await runOn(benchBackend());
+  } finally {
+    await stopBackend();
+  }
+}
+
+async function runOn(backend) {
   const target = await startTarget();
   const dataDir = mkdtempSync(join(tmpdir(), 'monitor-bench-history-'));
   const configFile = join(dataDir, 'monitor.yaml');
   // A year of hourly buckets is kept, so range=1y reads 8,760 buckets: the heaviest tier read.
   writeFileSync(configFile, 'retention:\n  raw: 7d\n  hourly: 365d\n');
   const env = { MONITOR_ADMIN_PASSWORD: PASSWORD, MONITOR_CONFIG: configFile };
+  const postgresUrl = backend === 'postgres' ? (await backendEnv()).MONITOR_DATABASE_URL : null;
 
   // 1. Sensors through the API, then stop and write the history straight into the database.
   let server = await startBenchServer({ env, dataDir });
@@ -162,9 +205,20 @@ export async function run() {
     .prepare("SELECT sum(pgsize) AS bytes FROM dbstat WHERE name = 'probe_results'")
     .get().bytes;
   const hourlyRows = db.prepare('SELECT count(*) AS n FROM rollup_hourly').get().n;
-  const fileBytes = statSync(dbPath).size;
+  let fileBytes = statSync(dbPath).size;
   db.close();
   console.log(`history: ${rawRows} raw results, ${hourlyRows} hourly buckets written in ${fillSeconds} s`);
+  let moveSeconds = null;
+  let storedRawBytes = rawBytes;
+  if (postgresUrl) {
+    // The same installation on PostgreSQL: moved with migrate-storage, then served from there.
+    moveSeconds = moveToPostgres(dataDir, postgresUrl);
+    const sizes = await setMarksPg(postgresUrl, hourlyThrough, dailyThrough);
+    storedRawBytes = sizes.rawBytes;
+    fileBytes = sizes.databaseBytes;
+    env.MONITOR_DATABASE_URL = postgresUrl;
+    console.log(`history: moved to PostgreSQL with migrate-storage in ${moveSeconds} s`);
+  }
 
   // 2. Start on the full database: runtime rebuild, then the start pass over a day of results.
   const started = performance.now();
@@ -196,6 +250,11 @@ export async function run() {
       headers,
       pick(100).map((id) => `/api/sensors/${id}/series?range=7d`),
     );
+    const series90d = await timed(
+      server.url,
+      headers,
+      pick(100).map((id) => `/api/sensors/${id}/series?range=90d`),
+    );
     const series1y = await timed(
       server.url,
       headers,
@@ -206,13 +265,22 @@ export async function run() {
 
     // 4. A pass over one day of new results while every sensor probes: wind the watermarks back a
     //    day, wait for the five-minute pass, and time the probes that started while it ran.
-    const side = new Database(dbPath);
-    side.pragma('busy_timeout = 5000');
-    const current = JSON.parse(
-      side.prepare("SELECT value FROM settings WHERE key = 'history.hourly_through'").pluck().get(),
-    );
-    setMarks(side, current - DAY, Math.floor((current - DAY) / DAY) * DAY);
-    side.close();
+    if (postgresUrl) {
+      const client = new pg.Client({ connectionString: postgresUrl });
+      await client.connect();
+      const { rows } = await client.query("SELECT value FROM settings WHERE key = 'history.hourly_through'");
+      await client.end();
+      const current = JSON.parse(rows[0].value);
+      await setMarksPg(postgresUrl, current - DAY, Math.floor((current - DAY) / DAY) * DAY);
+    } else {
+      const side = new Database(dbPath);
+      side.pragma('busy_timeout = 5000');
+      const current = JSON.parse(
+        side.prepare("SELECT value FROM settings WHERE key = 'history.hourly_through'").pluck().get(),
+      );
+      setMarks(side, current - DAY, Math.floor((current - DAY) / DAY) * DAY);
+      side.close();
+    }
     const rewound = Date.now();
     const timedPass = await waitForLog(server, 'history maintenance pass', 6 * 60_000, rewound);
     const passEnd = performance.now() - (Date.now() - Date.parse(timedPass.time));
@@ -221,10 +289,12 @@ export async function run() {
     const rss = rssMiB(server.child.pid);
 
     return {
+      backend,
       sensors: SENSORS,
       raw_results: rawRows,
       hourly_buckets: hourlyRows,
-      raw_bytes_per_result: round(rawBytes / rawRows, 1),
+      moved_to_postgres_s: moveSeconds,
+      raw_bytes_per_result: round(storedRawBytes / rawRows, 1),
       database_mib: round(fileBytes / 1048576, 0),
       start_ready_ms: readyMs,
       runtime_rebuild_ms: rebuilt.ms,
@@ -232,6 +302,7 @@ export async function run() {
       uptime_1y_ms: uptime1y,
       uptime_7d_ms: uptime7d,
       series_7d_ms: series7d,
+      series_90d_ms: series90d,
       series_1y_ms: series1y,
       summary_ms: summary,
       settings_ms: settings,

@@ -173,7 +173,14 @@ export async function* backupDocument(
           first = false;
         });
         for (const row of await read(sensor.id, cutoff ?? Number.MIN_SAFE_INTEGER)) {
-          encoder.push(...row);
+          encoder.push(
+            row.bucket_start,
+            row.count,
+            row.up,
+            row.latency_sum,
+            row.latency_min,
+            row.latency_max,
+          );
           buckets++;
           if (out.length > 0) yield out.splice(0).join('');
         }

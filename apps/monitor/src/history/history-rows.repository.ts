@@ -15,24 +15,24 @@ export type SensorRollupBucket = [number, ...RollupBucket];
  * (the backup's snapshot, the restore's transaction). Nest-free.
  */
 
+/** A stored bucket as the backup reads it. */
+export interface RollupRow {
+  bucket_start: number;
+  count: number;
+  up: number;
+  latency_sum: number;
+  latency_min: number | null;
+  latency_max: number | null;
+}
+
 /** A reader of one sensor's buckets from `since` on, oldest first (a sensor's rows at a time). */
 export function rollupReader(
   tx: SqlExecutor,
   tier: RollupTier,
-): (sensorId: number, since: number) => Promise<RollupBucket[]> {
+): (sensorId: number, since: number) => Promise<RollupRow[]> {
   const sql = `SELECT bucket_start, count, up, latency_sum, latency_min, latency_max FROM ${tier}
        WHERE sensor_id = ? AND bucket_start >= ? ORDER BY bucket_start`;
-  return async (sensorId, since) =>
-    (
-      await tx.all<{
-        bucket_start: number;
-        count: number;
-        up: number;
-        latency_sum: number;
-        latency_min: number | null;
-        latency_max: number | null;
-      }>(sql, [sensorId, since])
-    ).map((r) => [r.bucket_start, r.count, r.up, r.latency_sum, r.latency_min, r.latency_max]);
+  return (sensorId, since) => tx.all<RollupRow>(sql, [sensorId, since]);
 }
 
 /** Deletes every bucket of the tier and answers a function that stores a batch of them. */

@@ -67,6 +67,10 @@ export class BackupService {
         else logger.warn({ scope, counts, bytes }, 'backup stopped before the end');
       }
     }
-    return { fileName: backupFileName(now), stream: Readable.from(chunks(), { objectMode: false }) };
+    const stream = Readable.from(chunks(), { objectMode: false });
+    // A client gone before the first chunk never starts the generator, so its finally would not
+    // end the snapshot (on PostgreSQL a pool client held open).
+    stream.once('close', () => void snapshot.close().catch(() => undefined));
+    return { fileName: backupFileName(now), stream };
   }
 }

@@ -3,15 +3,22 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { apiKeyRows } from '../../src/backup/api-key-rows';
 import { backupDocument } from '../../src/backup/backup-document';
+import { BackupService } from '../../src/backup/backup.service';
 import { JsonTableScanner } from '../../src/backup/json-table-scanner';
 import type { PlanData } from '../../src/backup/restore-apply';
 import { planData, runRestoreJob } from '../../src/backup/restore-job';
 import { RestorePlan } from '../../src/backup/restore-plan';
 import { restoreIntoPostgres, safetyDocumentName } from '../../src/backup/restore-postgres';
+import { SystemClock } from '../../src/core/clock/clock';
+import type { MonitorConfig } from '../../src/core/config/monitor-config';
+import { BackupConnections } from '../../src/core/database/backup-connections';
 import { openStorage, type OpenedStorage } from '../../src/core/database/copy-database';
 import { databasePath } from '../../src/core/database/database-path';
 import { openReadSnapshot } from '../../src/core/database/own-connection';
+import { openPostgres } from '../../src/core/database/open-postgres';
 import type { SqlClient } from '../../src/core/database/sql-client';
+import type { InstallationSecretsService } from '../../src/settings/installation-secrets.service';
+import { createLogger } from '../../src/core/logging/logger';
 import { PgCluster, startPostgresCluster } from '../support/postgres-cluster';
 import { runCli, tempDir } from '../support/server-process';
 
@@ -253,7 +260,42 @@ describe('backup and restore across backends', () => {
     await expect(restorePg(pg.client, JSON.stringify(bad), dataDir)).rejects.toThrow('refused bucket');
     expect(await exportFrom(pg.client)).toBe(before);
   });
+
+  it('ends the backup snapshot when the download is dropped before its first chunk', async () => {
+    const url = await cluster.createDatabase();
+    const dataSource = await openPostgres(url, []);
+    try {
+      const service = new BackupService(
+        new BackupConnections(dataSource, { data_dir: tempDir() } as MonitorConfig),
+        // The installation secrets' own storage is not this test's concern: no API key.
+        { apiKey: () => Promise.resolve(null) } as unknown as InstallationSecretsService,
+        new SystemClock(),
+        createLogger('error'),
+      );
+      // Sessions of this database holding a transaction open while idle: the snapshot's.
+      const inTransaction = async () =>
+        (
+          await pgRows<{ n: number }>(
+            dataSource,
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+             WHERE datname = current_database() AND state = 'idle in transaction'`,
+          )
+        )[0].n;
+      const { stream } = await service.open('config', 'all');
+      expect(await inTransaction()).toBe(1);
+      stream.destroy();
+      for (let i = 0; i < 100 && (await inTransaction()) > 0; i++)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(await inTransaction()).toBe(0);
+    } finally {
+      await dataSource.destroy();
+    }
+  });
 });
+
+function pgRows<T>(dataSource: { query(sql: string): Promise<unknown> }, sql: string): Promise<T[]> {
+  return dataSource.query(sql) as Promise<T[]>;
+}
 
 /** The document without its first sensor (and that sensor's history and child links). */
 function minusFirstSensor<T extends Record<string, unknown>>(document: T): T {

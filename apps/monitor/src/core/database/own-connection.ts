@@ -4,7 +4,7 @@ import { SqliteClient, type SqlClient, type SqlExecutor } from './sql-client';
 /** A read snapshot held open while a document streams out (see openReadSnapshot). */
 export interface ReadSnapshot {
   tx: SqlExecutor;
-  /** Ends the read transaction (and closes a connection opened for it). */
+  /** Ends the read transaction (and closes a connection opened for it); again: the same promise. */
   close(): Promise<void>;
 }
 
@@ -32,16 +32,19 @@ export async function openReadSnapshot(client: SqlClient, closeClient?: () => vo
       open,
       ended.then(() => Promise.reject(new Error('the snapshot ended early'))),
     ]);
+    let closing: Promise<void> | undefined;
     return {
       tx,
-      close: async () => {
-        finish();
-        try {
-          await ended;
-        } finally {
-          closeClient?.();
-        }
-      },
+      // Idempotent: the stream's end and its early close may both call it.
+      close: () =>
+        (closing ??= (async () => {
+          finish();
+          try {
+            await ended;
+          } finally {
+            closeClient?.();
+          }
+        })()),
     };
   } catch (error) {
     closeClient?.();

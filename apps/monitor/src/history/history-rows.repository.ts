@@ -4,11 +4,8 @@ import { insertRows } from '../core/database/stored-values';
 /** The rollup tables backup and restore carry. */
 export type RollupTier = 'rollup_hourly' | 'rollup_daily';
 
-/** One bucket: start, count, up, latency sum, min and max. */
-export type RollupBucket = [number, number, number, number, number | null, number | null];
-
-/** A bucket of one sensor, as a restore stores it. */
-export type SensorRollupBucket = [number, ...RollupBucket];
+/** A bucket of one sensor as a restore stores it: sensor id, start, count, up, latency sum, min, max. */
+export type SensorRollupBucket = [number, number, number, number, number, number | null, number | null];
 
 /*
  * The rollup rows as backup and restore read and write them, in one SQL text for both backends

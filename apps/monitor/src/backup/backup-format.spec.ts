@@ -86,6 +86,8 @@ describe('rollup blocks', () => {
     [{ up: 61 }, /up\[0\] must be a whole number from 0 to count/],
     [{ count: [60] }, /count must hold n \(2\) values/],
     [{ count: -1 }, /count\[0\]/],
+    // PostgreSQL stores counts as 32-bit integers: a larger one must be refused before writing.
+    [{ count: 2_147_483_648, up: 0 }, /count\[0\]/],
     [{ latency_min: 9, latency_max: 5 }, /min ≤ max/],
     [{ latency_sum: 'x' }, /latency_sum\[0\]/],
     [{ latency_max: undefined }, /latency_max\[0\]/],
@@ -193,6 +195,8 @@ describe('rows', () => {
       [{ recovery_codes: [{ code_hash: 'abc' }] }, /recovery_codes\[0\]/],
       [{ role: 'root' }, /role must be one of/],
       [{ username: 'a b' }, /username/],
+      // A 32-bit integer on PostgreSQL.
+      [{ token_epoch: 2_147_483_648 }, /token_epoch must be an integer/],
     ] as const) {
       const refused = () => readAccount(1, { ...account, ...change });
       expect(refused).toThrow(error);

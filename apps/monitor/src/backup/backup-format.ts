@@ -548,7 +548,7 @@ export function readAccount(index: number, row: unknown): AccountRow {
     role: r.oneOf('role', ['admin', 'operator', 'viewer'] as const),
     disabled: r.bool('disabled', false),
     password_hash: passwordHash,
-    token_epoch: r.int('token_epoch', 0, Number.MAX_SAFE_INTEGER, 0),
+    token_epoch: r.int('token_epoch', 0, MAX_INT32, 0),
     totp_secret: totpSecret,
     totp_enabled: r.bool('totp_enabled', false),
     totp_last_step: r.nullableInt('totp_last_step', 0, Number.MAX_SAFE_INTEGER),
@@ -650,7 +650,9 @@ export function readRollupBlock(table: string, index: number, row: unknown, sink
   return { sensor, first: start, last: start + (n - 1) * stepMs, buckets };
 }
 
-const MAX_WHOLE = 9_007_199_254_740_991;
+/** Counts and epochs are 32-bit integer columns on PostgreSQL: larger ones are refused up front. */
+const MAX_INT32 = 2_147_483_647;
+const MAX_WHOLE = MAX_INT32;
 const isWhole = (value: unknown): value is number =>
   typeof value === 'number' && value >= 0 && value <= MAX_WHOLE && value % 1 === 0;
 

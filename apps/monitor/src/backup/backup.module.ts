@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ChannelsModule } from '../channels/channels.module';
+import { BackupConnections } from '../core/database/backup-connections';
 import { HistoryModule } from '../history/history.module';
 import { MaintenanceModule } from '../maintenance/maintenance.module';
 import { SchedulerModule } from '../scheduler/scheduler.module';
@@ -22,6 +23,6 @@ import { RestoreService } from './restore.service';
     SitesModule,
   ],
   controllers: [BackupController],
-  providers: [BackupService, RestoreService],
+  providers: [BackupConnections, BackupService, RestoreService],
 })
 export class BackupModule {}

@@ -6,8 +6,8 @@ import {
   storedChannelNames,
   updateChannel,
 } from '../channels/channel-rows.repository';
-import type { SyncTx } from '../core/database/tx';
-import { replaceRollups } from '../history/history-rows.repository';
+import type { SqlExecutor } from '../core/database/sql-client';
+import { replaceRollups, type SensorRollupBucket } from '../history/history-rows.repository';
 import { replaceIncidents } from '../incidents/incident-rows.repository';
 import {
   deleteSensor,
@@ -47,11 +47,16 @@ export interface ApplyContext {
   now: number;
   /** The API key's stored form (hash and sealed copy), when the document gives one. */
   apiKeyRows: { hash: string; sealed: string } | null;
-  /** Reads one large table's rows again from the received document. */
-  scan(
-    table: 'incidents' | 'rollup_hourly' | 'rollup_daily',
-    onRow: (index: number, row: unknown) => void,
-  ): void;
+  /** Reads one large table's rows again from the received document, a batch at a time. */
+  scan(table: ScannedTable, onRows: (rows: ScannedRow[]) => Promise<void>): Promise<void>;
+}
+
+export type ScannedTable = 'incidents' | 'rollup_hourly' | 'rollup_daily';
+
+/** A row of a large table and its index in it. */
+export interface ScannedRow {
+  index: number;
+  row: unknown;
 }
 
 /** Keys of the installation_secrets rows that hold the API key. */
@@ -102,9 +107,13 @@ function keysOfStored(stored: Named[]): Map<string, number> {
  * document names is replaced, the others are left alone. Sensors, channels and sites are matched
  * by name and accounts by username, so what exists in both keeps its id (and, for a sensor, its
  * raw results). Each table is written through its feature's row functions; this decides the
- * order and the matching. Throws to roll everything back.
+ * order and the matching. Throws to roll everything back. One SQL text for both backends.
  */
-export function applyRestore(tx: SyncTx, plan: PlanData, context: ApplyContext): RestoreOutcome {
+export async function applyRestore(
+  tx: SqlExecutor,
+  plan: PlanData,
+  context: ApplyContext,
+): Promise<RestoreOutcome> {
   const { now } = context;
   const outcome: RestoreOutcome = {
     counts: {},
@@ -115,14 +124,14 @@ export function applyRestore(tx: SyncTx, plan: PlanData, context: ApplyContext):
 
   if (plan.settings) {
     // The history's own bookkeeping (its watermarks) stays: it describes this database's rows.
-    counts.settings = importSettings(tx, plan.settings, BOOKKEEPING_PREFIX, now);
+    counts.settings = await importSettings(tx, plan.settings, BOOKKEEPING_PREFIX, now);
   }
 
   if (plan.apiKey !== undefined) {
     if (plan.apiKey !== null && !context.apiKeyRows)
       throw new Error('the API key was not prepared for storing');
     const rows = plan.apiKey === null ? null : context.apiKeyRows!;
-    importSecrets(
+    await importSecrets(
       tx,
       [API_KEY_ROWS.hash, API_KEY_ROWS.sealed],
       rows && { [API_KEY_ROWS.hash]: rows.hash, [API_KEY_ROWS.sealed]: rows.sealed },
@@ -133,22 +142,22 @@ export function applyRestore(tx: SyncTx, plan: PlanData, context: ApplyContext):
 
   // Sites: by name (unique).
   if (plan.sites) {
-    importSites(tx, plan.sites, now);
+    await importSites(tx, plan.sites, now);
     counts.sites = plan.sites.length;
   }
-  const siteIds = siteIdsByName(tx);
+  const siteIds = await siteIdsByName(tx);
 
   // Channels: by name (and seq where names repeat).
   let channelIds: Map<string, number>;
   if (plan.channels) {
-    const stored = storedChannelNames(tx);
+    const stored = await storedChannelNames(tx);
     const pairs = pairByName(stored, plan.channels);
     const kept = new Set(pairs.values());
     const managed = new Set(stored.filter((c) => c.managed_by).map((c) => c.id));
     for (const row of stored)
       if (!kept.has(row.id) && !managed.has(row.id)) {
         // Cascades to the sensors' links to it.
-        deleteChannel(tx, row.id);
+        await deleteChannel(tx, row.id);
         outcome.channels.deleted.push(row.id);
       }
     channelIds = new Map();
@@ -157,36 +166,36 @@ export function applyRestore(tx: SyncTx, plan: PlanData, context: ApplyContext):
       let id = pairs.get(key);
       if (id !== undefined) {
         if (!managed.has(id)) {
-          updateChannel(tx, id, c, now);
+          await updateChannel(tx, id, c, now);
           outcome.channels.updated.push(id);
         }
       } else {
-        id = insertChannel(tx, c, now);
+        id = await insertChannel(tx, c, now);
         outcome.channels.created.push(id);
       }
       channelIds.set(key, id);
     }
     counts.channels = plan.channels.length;
   } else {
-    channelIds = keysOfStored(storedChannelNames(tx));
+    channelIds = keysOfStored(await storedChannelNames(tx));
   }
 
   // Sensors: by name (and seq where names repeat).
   let sensorIds: Map<string, number>;
   if (plan.sensors) {
-    const stored = storedSensorNames(tx);
+    const stored = await storedSensorNames(tx);
     const pairs = pairByName(stored, plan.sensors);
     const kept = new Set(pairs.values());
     const managed = new Set(stored.filter((s) => s.managed_by).map((s) => s.id));
     for (const row of stored)
       if (!kept.has(row.id) && !managed.has(row.id)) {
         // Cascades to its results, rollups, incidents, channel links and window entries.
-        deleteSensor(tx, row.id);
+        await deleteSensor(tx, row.id);
         outcome.sensors.deleted.push(row.id);
       }
-    const wasEnabled = new Map(stored.map((s) => [s.id, s.enabled === 1]));
+    const wasEnabled = new Map(stored.map((s) => [s.id, s.enabled]));
     sensorIds = new Map();
-    plan.sensors.forEach((s, index) => {
+    for (const [index, s] of plan.sensors.entries()) {
       let siteId: number | null = null;
       if (s.site) {
         const found = siteIds.get(s.site);
@@ -199,19 +208,19 @@ export function applyRestore(tx: SyncTx, plan: PlanData, context: ApplyContext):
       if (id !== undefined && managed.has(id)) {
         sensorIds.set(key, id);
       } else if (id !== undefined) {
-        updateSensor(tx, id, s, siteId, wasEnabled.get(id)!, now);
+        await updateSensor(tx, id, s, siteId, wasEnabled.get(id)!, now);
         outcome.sensors.updated.push(id);
         sensorIds.set(key, id);
       } else {
-        const created = insertSensor(tx, s, siteId, now);
+        const created = await insertSensor(tx, s, siteId, now);
         outcome.sensors.created.push(created);
         sensorIds.set(key, created);
       }
-    });
-    plan.sensors.forEach((s, index) => {
+    }
+    for (const [index, s] of plan.sensors.entries()) {
       const id = sensorIds.get(entryKey(s.name, s.seq))!;
-      if (managed.has(id)) return;
-      if (s.parent) setParent(tx, id, sensorIds.get(refKey(s.parent))!);
+      if (managed.has(id)) continue;
+      if (s.parent) await setParent(tx, id, sensorIds.get(refKey(s.parent))!);
       const links = s.channels.map((ref) => {
         const channelId = channelIds.get(refKey(ref));
         if (channelId === undefined)
@@ -220,16 +229,16 @@ export function applyRestore(tx: SyncTx, plan: PlanData, context: ApplyContext):
           );
         return channelId;
       });
-      setChannelLinks(tx, id, links);
-    });
+      await setChannelLinks(tx, id, links);
+    }
     counts.sensors = plan.sensors.length;
   } else {
-    sensorIds = keysOfStored(storedSensorNames(tx));
+    sensorIds = keysOfStored(await storedSensorNames(tx));
   }
 
   // Accounts: by username, in any case.
   if (plan.accounts) {
-    importAccounts(tx, plan.accounts, now);
+    await importAccounts(tx, plan.accounts, now);
     counts.accounts = plan.accounts.length;
   }
 
@@ -240,25 +249,34 @@ export function applyRestore(tx: SyncTx, plan: PlanData, context: ApplyContext):
   };
 
   if (plan.ranges.incidents) {
-    const insert = replaceIncidents(tx);
+    const insert = await replaceIncidents(tx);
     let n = 0;
-    context.scan('incidents', (index, row) => {
-      const i = readIncident(index, row);
-      insert({ ...i, sensorId: sensorIdOf(i.sensor, `incidents row ${index}`) });
-      n++;
+    await context.scan('incidents', async (rows) => {
+      await insert(
+        rows.map(({ index, row }) => {
+          const i = readIncident(index, row);
+          return { ...i, sensorId: sensorIdOf(i.sensor, `incidents row ${index}`) };
+        }),
+      );
+      n += rows.length;
     });
     counts.incidents = n;
   }
 
   for (const tier of ['rollup_hourly', 'rollup_daily'] as const) {
     if (!plan.ranges[tier]) continue;
-    const insert = replaceRollups(tx, tier);
+    const insert = await replaceRollups(tx, tier);
     let n = 0;
-    context.scan(tier, (index, row) => {
-      const sensorId = sensorIdOf(readRollupBlock(tier, index, row).sensor, `${tier} row ${index}`);
-      n += readRollupBlock(tier, index, row, (start, count, up, sum, min, max) =>
-        insert(sensorId, start, count, up, sum, min, max),
-      ).buckets;
+    await context.scan(tier, async (rows) => {
+      const buckets: SensorRollupBucket[] = [];
+      for (const { index, row } of rows) {
+        const sensorId = sensorIdOf(readRollupBlock(tier, index, row).sensor, `${tier} row ${index}`);
+        readRollupBlock(tier, index, row, (start, count, up, sum, min, max) =>
+          buckets.push([sensorId, start, count, up, sum, min, max]),
+        );
+      }
+      await insert(buckets);
+      n += buckets.length;
     });
     counts[tier] = n;
   }

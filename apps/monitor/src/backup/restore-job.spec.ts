@@ -60,14 +60,14 @@ describe('the restore job (what the worker thread runs)', () => {
     }
   };
 
-  it('writes the plan through a connection of its own and answers what changed', () => {
-    const reply = replyTo(job([sensor('a'), sensor('b')]));
+  it('writes the plan through a connection of its own and answers what changed', async () => {
+    const reply = await replyTo(job([sensor('a'), sensor('b')]));
     expect(reply).toMatchObject({ ok: true, outcome: { counts: { sensors: 2 } } });
     expect(names()).toEqual(['a', 'b']);
   });
 
-  it('answers a refused row as invalid and writes nothing of the rows before it', () => {
-    const reply = replyTo(job([sensor('c'), sensor('d', 'nowhere')]));
+  it('answers a refused row as invalid and writes nothing of the rows before it', async () => {
+    const reply = await replyTo(job([sensor('c'), sensor('d', 'nowhere')]));
     expect(reply).toEqual({
       ok: false,
       kind: 'invalid',
@@ -76,11 +76,11 @@ describe('the restore job (what the worker thread runs)', () => {
     expect(names()).toEqual(['a', 'b']);
   });
 
-  it('answers a conflict when another connection keeps the write lock past the wait', () => {
+  it('answers a conflict when another connection keeps the write lock past the wait', async () => {
     const holder = new Database(file);
     holder.exec('BEGIN IMMEDIATE');
     try {
-      expect(replyTo(job([sensor('e')], 50))).toEqual({
+      expect(await replyTo(job([sensor('e')], 50))).toEqual({
         ok: false,
         kind: 'conflict',
         message: 'the database stayed busy; nothing was restored',

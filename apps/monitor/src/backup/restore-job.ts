@@ -1,4 +1,4 @@
-import * as fs from 'node:fs';
+import * as fs from 'node:fs/promises';
 import { ConflictError, InvalidInputError } from '@monitor/domain';
 import { isBusy, writeInOwnConnection } from '../core/database/own-connection';
 import { applyRestore, type PlanData, type RestoreOutcome } from './restore-apply';
@@ -37,32 +37,38 @@ export const planData = (plan: RestorePlan): PlanData => ({
  * write lock is taken before anything is read, so the transaction cannot fail halfway for want of
  * it; any error rolls everything back. Runs in the restore worker thread.
  */
-export function runRestoreJob(job: RestoreJob): RestoreOutcome {
-  const fd = fs.openSync(job.spool, 'r');
+export async function runRestoreJob(job: RestoreJob): Promise<RestoreOutcome> {
+  const file = await fs.open(job.spool, 'r');
   try {
-    return writeInOwnConnection(job.databaseFile, job.busyTimeoutMs, (tx) =>
+    return await writeInOwnConnection(job.databaseFile, job.busyTimeoutMs, (tx) =>
       applyRestore(tx, job.plan, {
         now: job.now,
         apiKeyRows: job.apiKeyRows,
-        scan: (table, onRow) => scanRange(fd, table, job.plan.ranges[table]!, onRow),
+        // Large batches: the worker has no event loop to share.
+        scan: (table, onRows) => scanRange(file, table, job.plan.ranges[table]!, onRows, 1024 * 1024),
       }),
     );
   } finally {
-    fs.closeSync(fd);
+    await file.close();
   }
 }
 
-/** runRestoreJob as a message: never throws. */
-export function replyTo(job: RestoreJob): RestoreReply {
+/** runRestoreJob as a message: never rejects. */
+export async function replyTo(job: RestoreJob): Promise<RestoreReply> {
   try {
-    return { ok: true, outcome: runRestoreJob(job) };
+    return { ok: true, outcome: await runRestoreJob(job) };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    if (error instanceof InvalidInputError) return { ok: false, kind: 'invalid', message };
-    if (error instanceof ConflictError) return { ok: false, kind: 'conflict', message };
-    // Another connection held the write lock past the wait: nothing was written.
-    if (isBusy(error))
-      return { ok: false, kind: 'conflict', message: 'the database stayed busy; nothing was restored' };
-    return { ok: false, kind: 'failed', message };
+    return replyToError(error);
   }
+}
+
+/** A failed restore as a message; the kind keeps the HTTP status. */
+export function replyToError(error: unknown): RestoreReply & { ok: false } {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof InvalidInputError) return { ok: false, kind: 'invalid', message };
+  if (error instanceof ConflictError) return { ok: false, kind: 'conflict', message };
+  // Another connection held the write lock past the wait: nothing was written.
+  if (isBusy(error))
+    return { ok: false, kind: 'conflict', message: 'the database stayed busy; nothing was restored' };
+  return { ok: false, kind: 'failed', message };
 }

@@ -5,4 +5,4 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { replyTo, type RestoreJob } from './restore-job';
 
-parentPort!.postMessage(replyTo(workerData as RestoreJob));
+void replyTo(workerData as RestoreJob).then((reply) => parentPort!.postMessage(reply));

@@ -12,6 +12,7 @@ import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
 import { DATABASE_FILE, databasePath } from '../core/database/database-path';
+import { BackupConnections } from '../core/database/backup-connections';
 import { DatabaseFile } from '../core/database/database-file';
 import { EventBus } from '../core/events/event-bus';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
@@ -33,6 +34,8 @@ import type { RestoreOutcome } from './restore-apply';
 import { planData } from './restore-job';
 import { RESTORE_BODY_LIMIT } from './restore-body';
 import { RestorePlan } from './restore-plan';
+import { SafetyCopyError } from './restore-errors';
+import { restoreIntoPostgres } from './restore-postgres';
 import { applyInWorker } from './restore-worker-launch';
 
 export class PayloadTooLargeError extends DomainError {
@@ -43,10 +46,7 @@ export class UnsupportedMediaTypeError extends DomainError {
   readonly status = 415;
 }
 
-/** The safety copy could not be made, so nothing was restored. The message names the file and the cause. */
-export class SafetyCopyError extends DomainError {
-  readonly status = 500;
-}
+export { SafetyCopyError } from './restore-errors';
 
 /** How long the restore's connection waits for the write lock (the server's own writes are short). */
 const WRITE_LOCK_WAIT_MS = 30_000;
@@ -57,8 +57,9 @@ const RESTORE_BUSY_TIMEOUT_MS = 10 * 60_000;
  * POST /api/restore. The document streams in once: it is checked row by row as it arrives and
  * spooled to a private file beside the database, so at most one row is held in memory besides
  * the small tables. Only when everything checks out is the safety copy made; then one transaction
- * in a worker thread, on a connection of its own, replaces the named tables, reading the large
- * ones again from the spooled file, while the event loop goes on serving requests and probes.
+ * replaces the named tables, reading the large ones again from the spooled file, while the event
+ * loop goes on serving requests and probes: SQLite's in a worker thread on a connection of its
+ * own, PostgreSQL's awaited statement by statement on a pool client of its own.
  * Afterwards the sensor runtime is rebuilt, the scheduler reconciled and every change announced.
  */
 @Injectable()
@@ -68,6 +69,7 @@ export class RestoreService {
   constructor(
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
     private readonly database: DatabaseFile,
+    private readonly connections: BackupConnections,
     private readonly siteRows: SitesRepository,
     private readonly channelRows: ChannelsRepository,
     private readonly secrets: InstallationSecretsService,
@@ -129,30 +131,57 @@ export class RestoreService {
       lap('check_ms');
 
       const now = this.clock.now();
-      // From here until the restore is written, probe results wait in memory: a write on the
-      // server's connection would block the event loop behind the worker's write lock.
+      const postgres = this.connections.dialect === 'postgres';
+      // From here until the restore is written, probe results wait in memory. SQLite: a write on
+      // the server's connection would block the event loop behind the worker's write lock.
+      // PostgreSQL: a result for a sensor the restore deletes would wait on its row lock and then
+      // fail its foreign key; held, it is dropped with the sensor below, the others written after.
       const release = this.writer.hold();
       // Any other write there (an edit through the API, an incident opening) waits for the
-      // worker's commit instead of failing with SQLITE_BUSY after the usual 5 s.
-      this.database.waitForLocks(RESTORE_BUSY_TIMEOUT_MS);
+      // worker's commit instead of failing with SQLITE_BUSY after the usual 5 s. (PostgreSQL:
+      // those writers take the advisory lock the restore holds, and wait for it.)
+      if (!postgres) this.database.waitForLocks(RESTORE_BUSY_TIMEOUT_MS);
       let safetyCopy: string;
       let outcome: RestoreOutcome;
       try {
-        safetyCopy = await this.safetyCopy(now);
-        lap('safety_copy_ms');
-        outcome = await applyInWorker({
-          databaseFile: databasePath(this.config.data_dir),
-          spool,
-          plan: planData(plan),
-          now,
-          apiKeyRows: apiKey,
-          busyTimeoutMs: WRITE_LOCK_WAIT_MS,
-        });
+        if (postgres) {
+          ({ safetyCopy, outcome } = await restoreIntoPostgres(
+            this.connections.client(),
+            {
+              spool,
+              plan: planData(plan),
+              now,
+              apiKeyRows: apiKey,
+            },
+            {
+              dataDir: this.config.data_dir,
+              apiKey: await this.secrets.apiKey(),
+              openSnapshot: () => this.connections.openSnapshot(),
+              refused: (name, cause) =>
+                this.logger.error(
+                  { safety_copy: name, error: cause },
+                  'restore refused: the safety copy failed',
+                ),
+            },
+          ));
+          lap('write_ms');
+        } else {
+          safetyCopy = await this.safetyCopy(now);
+          lap('safety_copy_ms');
+          outcome = await applyInWorker({
+            databaseFile: databasePath(this.config.data_dir),
+            spool,
+            plan: planData(plan),
+            now,
+            apiKeyRows: apiKey,
+            busyTimeoutMs: WRITE_LOCK_WAIT_MS,
+          });
+        }
         lap('write_ms');
         // Deleted sensors stop at once, and their waiting results are dropped, not written.
         for (const id of outcome.sensors.deleted) this.runtime.remove(id);
       } finally {
-        this.database.waitForLocksAsUsual();
+        if (!postgres) this.database.waitForLocksAsUsual();
         release();
       }
       await this.announce(plan, outcome);

@@ -1,4 +1,5 @@
-import { connectionOf, type SyncTx } from '../core/database/tx';
+import type { SqlExecutor } from '../core/database/sql-client';
+import { storedBoolean } from '../core/database/stored-values';
 
 /** A channel's definition as backup and restore carry it. */
 export interface ChannelRecord {
@@ -18,8 +19,8 @@ export interface StoredChannelName {
 }
 
 /*
- * The channels' rows as backup and restore read and write them, on a connection of their own
- * (the backup's snapshot, the restore worker's). Nest-free.
+ * The channels' rows as backup and restore read and write them, in one SQL text for both
+ * backends (the backup's snapshot, the restore's transaction). Nest-free.
  */
 
 const parseOr = <T>(text: string, fallback: T): T => {
@@ -31,51 +32,41 @@ const parseOr = <T>(text: string, fallback: T): T => {
 };
 
 /** Every channel in id order. */
-export function exportChannels(tx: SyncTx): (ChannelRecord & { id: number })[] {
-  const rows = connectionOf(tx)
-    .prepare(
-      'SELECT id, name, type, config, enabled, title_template, body_template FROM channels ORDER BY id',
-    )
-    .all() as (Omit<ChannelRecord, 'config' | 'enabled'> & { id: number; config: string; enabled: number })[];
-  return rows.map((c) => ({ ...c, config: parseOr(c.config, {}), enabled: c.enabled === 1 }));
+export async function exportChannels(tx: SqlExecutor): Promise<(ChannelRecord & { id: number })[]> {
+  const rows = await tx.all<
+    Omit<ChannelRecord, 'config' | 'enabled'> & { id: number; config: string; enabled: unknown }
+  >('SELECT id, name, type, config, enabled, title_template, body_template FROM channels ORDER BY id');
+  return rows.map((c) => ({ ...c, config: parseOr(c.config, {}), enabled: storedBoolean(c.enabled) }));
 }
 
-export function storedChannelNames(tx: SyncTx): StoredChannelName[] {
-  return connectionOf(tx)
-    .prepare('SELECT id, name, managed_by FROM channels ORDER BY id')
-    .all() as StoredChannelName[];
+export function storedChannelNames(tx: SqlExecutor): Promise<StoredChannelName[]> {
+  return tx.all<StoredChannelName>('SELECT id, name, managed_by FROM channels ORDER BY id');
 }
 
 /** Deletes a channel; its sensors' links to it go with it. */
-export function deleteChannel(tx: SyncTx, id: number): void {
-  connectionOf(tx).prepare('DELETE FROM channels WHERE id = ?').run(id);
+export async function deleteChannel(tx: SqlExecutor, id: number): Promise<void> {
+  await tx.run('DELETE FROM channels WHERE id = ?', [id]);
 }
 
-export function updateChannel(tx: SyncTx, id: number, c: ChannelRecord, now: number): void {
-  connectionOf(tx)
-    .prepare(
-      `UPDATE channels SET type = ?, config = ?, enabled = ?, title_template = ?, body_template = ?, updated_at = ?
-       WHERE id = ?`,
-    )
-    .run(c.type, JSON.stringify(c.config), c.enabled ? 1 : 0, c.title_template, c.body_template, now, id);
+export async function updateChannel(
+  tx: SqlExecutor,
+  id: number,
+  c: ChannelRecord,
+  now: number,
+): Promise<void> {
+  await tx.run(
+    `UPDATE channels SET type = ?, config = ?, enabled = ?, title_template = ?, body_template = ?, updated_at = ?
+     WHERE id = ?`,
+    [c.type, JSON.stringify(c.config), c.enabled, c.title_template, c.body_template, now, id],
+  );
 }
 
 /** Inserts a channel (no delivery error yet); its id. */
-export function insertChannel(tx: SyncTx, c: ChannelRecord, now: number): number {
-  const run = connectionOf(tx)
-    .prepare(
-      `INSERT INTO channels (name, type, config, enabled, title_template, body_template, last_error, last_error_at,
-         managed_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, '', NULL, NULL, ?, ?)`,
-    )
-    .run(
-      c.name,
-      c.type,
-      JSON.stringify(c.config),
-      c.enabled ? 1 : 0,
-      c.title_template,
-      c.body_template,
-      now,
-      now,
-    );
-  return Number(run.lastInsertRowid);
+export async function insertChannel(tx: SqlExecutor, c: ChannelRecord, now: number): Promise<number> {
+  const row = await tx.get<{ id: number }>(
+    `INSERT INTO channels (name, type, config, enabled, title_template, body_template, last_error, last_error_at,
+       managed_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, '', NULL, NULL, ?, ?) RETURNING id`,
+    [c.name, c.type, JSON.stringify(c.config), c.enabled, c.title_template, c.body_template, now, now],
+  );
+  return Number(row!.id);
 }

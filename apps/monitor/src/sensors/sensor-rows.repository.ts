@@ -1,3 +1,5 @@
+import type { SqlExecutor } from '../core/database/sql-client';
+import { storedBoolean } from '../core/database/stored-values';
 import { connectionOf, type SyncTx } from '../core/database/tx';
 
 /** A sensor's definition as backup and restore carry it (site and parent resolved by the caller). */
@@ -20,14 +22,14 @@ export interface SensorRecord {
 export interface StoredSensorName {
   id: number;
   name: string;
-  enabled: number;
+  enabled: boolean;
   managed_by: string | null;
 }
 
 /*
- * The sensors' rows as backup, restore and sample data read and write them, inside a synchronous
- * transaction (the backup's snapshot, the restore worker's own connection, a sample load).
- * Nest-free, so the restore worker can load them.
+ * The sensors' rows as backup and restore read and write them, in one SQL text for both backends
+ * (the backup's snapshot, the restore's transaction), and as sample data writes them (still in a
+ * synchronous SQLite transaction). Nest-free, so the restore worker can load them.
  */
 
 const parseOr = <T>(text: string, fallback: T): T => {
@@ -50,17 +52,20 @@ interface Row {
   tags: string;
   site_id: number | null;
   parent_id: number | null;
-  enabled: number;
+  enabled: unknown;
   options: string;
   sort_order: number;
-  sample: number;
+  sample: unknown;
 }
 
 /** Every sensor in id order, with its site and parent ids. */
-export function exportSensors(
-  tx: SyncTx,
-): (SensorRecord & { id: number; siteId: number | null; parentId: number | null })[] {
-  const rows = connectionOf(tx).prepare('SELECT * FROM sensors ORDER BY id').all() as Row[];
+export async function exportSensors(
+  tx: SqlExecutor,
+): Promise<(SensorRecord & { id: number; siteId: number | null; parentId: number | null })[]> {
+  const rows = await tx.all<Row>(
+    `SELECT id, name, type, target, "interval", retries, reminder_every, group_name, tags, site_id, parent_id,
+       enabled, options, sort_order, sample FROM sensors ORDER BY id`,
+  );
   return rows.map((s) => ({
     id: s.id,
     name: s.name,
@@ -73,19 +78,19 @@ export function exportSensors(
     tags: parseOr(s.tags, []),
     siteId: s.site_id,
     parentId: s.parent_id,
-    enabled: s.enabled === 1,
+    enabled: storedBoolean(s.enabled),
     options: parseOr(s.options, {}),
     sort_order: s.sort_order,
-    sample: s.sample === 1,
+    sample: storedBoolean(s.sample),
   }));
 }
 
 /** Each sensor's channel ids, ascending. */
-export function exportSensorChannels(tx: SyncTx): Map<number, number[]> {
+export async function exportSensorChannels(tx: SqlExecutor): Promise<Map<number, number[]>> {
   const links = new Map<number, number[]>();
-  for (const link of connectionOf(tx)
-    .prepare('SELECT sensor_id, channel_id FROM sensor_channels ORDER BY sensor_id, channel_id')
-    .all() as { sensor_id: number; channel_id: number }[]) {
+  for (const link of await tx.all<{ sensor_id: number; channel_id: number }>(
+    'SELECT sensor_id, channel_id FROM sensor_channels ORDER BY sensor_id, channel_id',
+  )) {
     const list = links.get(link.sensor_id) ?? [];
     list.push(link.channel_id);
     links.set(link.sensor_id, list);
@@ -93,15 +98,16 @@ export function exportSensorChannels(tx: SyncTx): Map<number, number[]> {
   return links;
 }
 
-export function storedSensorNames(tx: SyncTx): StoredSensorName[] {
-  return connectionOf(tx)
-    .prepare('SELECT id, name, enabled, managed_by FROM sensors ORDER BY id')
-    .all() as StoredSensorName[];
+export async function storedSensorNames(tx: SqlExecutor): Promise<StoredSensorName[]> {
+  const rows = await tx.all<Omit<StoredSensorName, 'enabled'> & { enabled: unknown }>(
+    'SELECT id, name, enabled, managed_by FROM sensors ORDER BY id',
+  );
+  return rows.map((row) => ({ ...row, enabled: storedBoolean(row.enabled) }));
 }
 
 /** Deletes a sensor; its results, rollups, incidents, links and window entries go with it. */
-export function deleteSensor(tx: SyncTx, id: number): void {
-  connectionOf(tx).prepare('DELETE FROM sensors WHERE id = ?').run(id);
+export async function deleteSensor(tx: SqlExecutor, id: number): Promise<void> {
+  await tx.run('DELETE FROM sensors WHERE id = ?', [id]);
 }
 
 const values = (s: SensorRecord, siteId: number | null) => [
@@ -113,59 +119,65 @@ const values = (s: SensorRecord, siteId: number | null) => [
   s.group,
   JSON.stringify(s.tags),
   siteId,
-  s.enabled ? 1 : 0,
+  s.enabled,
   JSON.stringify(s.options),
   s.sort_order,
-  s.sample ? 1 : 0,
+  s.sample,
 ];
 
 /**
  * Writes a definition over a stored sensor (its parent is set afterwards, see setParent); when
  * it was paused or resumed, its status starts over.
  */
-export function updateSensor(
-  tx: SyncTx,
+export async function updateSensor(
+  tx: SqlExecutor,
   id: number,
   s: SensorRecord,
   siteId: number | null,
   wasEnabled: boolean,
   now: number,
-): void {
-  const db = connectionOf(tx);
-  db.prepare(
-    `UPDATE sensors SET type = ?, target = ?, interval = ?, retries = ?, reminder_every = ?, group_name = ?,
+): Promise<void> {
+  await tx.run(
+    `UPDATE sensors SET type = ?, target = ?, "interval" = ?, retries = ?, reminder_every = ?, group_name = ?,
        tags = ?, site_id = ?, enabled = ?, options = ?, sort_order = ?, sample = ?, parent_id = NULL,
        updated_at = ? WHERE id = ?`,
-  ).run(...values(s, siteId), now, id);
+    [...values(s, siteId), now, id],
+  );
   if (wasEnabled !== s.enabled)
-    db.prepare(`UPDATE sensors SET status = ?, streak = 0 WHERE id = ?`).run(
+    await tx.run(`UPDATE sensors SET status = ?, streak = 0 WHERE id = ?`, [
       s.enabled ? 'unknown' : 'paused',
       id,
-    );
+    ]);
 }
 
 /** Inserts a sensor not checked yet; its id. */
-export function insertSensor(tx: SyncTx, s: SensorRecord, siteId: number | null, now: number): number {
-  const run = connectionOf(tx)
-    .prepare(
-      `INSERT INTO sensors (name, type, target, interval, retries, reminder_every, group_name, tags, site_id,
-         enabled, options, sort_order, sample, managed_by, status, message, streak, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, '', 0, ?, ?)`,
-    )
-    .run(s.name, ...values(s, siteId), s.enabled ? 'unknown' : 'paused', now, now);
-  return Number(run.lastInsertRowid);
+export async function insertSensor(
+  tx: SqlExecutor,
+  s: SensorRecord,
+  siteId: number | null,
+  now: number,
+): Promise<number> {
+  const row = await tx.get<{ id: number }>(
+    `INSERT INTO sensors (name, type, target, "interval", retries, reminder_every, group_name, tags, site_id,
+       enabled, options, sort_order, sample, managed_by, status, message, streak, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, '', 0, ?, ?) RETURNING id`,
+    [s.name, ...values(s, siteId), s.enabled ? 'unknown' : 'paused', now, now],
+  );
+  return Number(row!.id);
 }
 
-export function setParent(tx: SyncTx, id: number, parentId: number): void {
-  connectionOf(tx).prepare('UPDATE sensors SET parent_id = ? WHERE id = ?').run(parentId, id);
+export async function setParent(tx: SqlExecutor, id: number, parentId: number): Promise<void> {
+  await tx.run('UPDATE sensors SET parent_id = ? WHERE id = ?', [parentId, id]);
 }
 
 /** Replaces a sensor's channel links. */
-export function setChannelLinks(tx: SyncTx, id: number, channelIds: number[]): void {
-  const db = connectionOf(tx);
-  db.prepare('DELETE FROM sensor_channels WHERE sensor_id = ?').run(id);
-  const link = db.prepare('INSERT OR IGNORE INTO sensor_channels (sensor_id, channel_id) VALUES (?, ?)');
-  for (const channelId of channelIds) link.run(id, channelId);
+export async function setChannelLinks(tx: SqlExecutor, id: number, channelIds: number[]): Promise<void> {
+  await tx.run('DELETE FROM sensor_channels WHERE sensor_id = ?', [id]);
+  for (const channelId of channelIds)
+    await tx.run('INSERT INTO sensor_channels (sensor_id, channel_id) VALUES (?, ?) ON CONFLICT DO NOTHING', [
+      id,
+      channelId,
+    ]);
 }
 
 /** A sample sensor with its invented last check (see the examples feature). */

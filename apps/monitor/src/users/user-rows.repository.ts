@@ -1,4 +1,5 @@
-import { connectionOf, type SyncTx } from '../core/database/tx';
+import type { SqlExecutor } from '../core/database/sql-client';
+import { storedBoolean } from '../core/database/stored-values';
 
 /** An account with its recovery codes as backup and restore carry it (times in ms). */
 export interface AccountRecord {
@@ -19,8 +20,8 @@ export interface AccountRecord {
 }
 
 /*
- * The accounts' rows as backup and restore read and write them, on a connection of their own
- * (the backup's snapshot, the restore worker's). Nest-free.
+ * The accounts' rows as backup and restore read and write them, in one SQL text for both
+ * backends (the backup's snapshot, the restore's transaction). Nest-free.
  */
 
 const parseOr = <T>(text: string, fallback: T): T => {
@@ -35,11 +36,11 @@ interface Row {
   id: number;
   username: string;
   role: AccountRecord['role'];
-  disabled: number;
+  disabled: unknown;
   password_hash: string;
   token_epoch: number;
   totp_secret: string | null;
-  totp_enabled: number;
+  totp_enabled: unknown;
   totp_last_step: number | null;
   ui: string;
   tour_version: number;
@@ -48,24 +49,27 @@ interface Row {
 }
 
 /** Every account in id order, each with its recovery codes. */
-export function exportAccounts(tx: SyncTx): (AccountRecord & { created_at: number })[] {
-  const db = connectionOf(tx);
+export async function exportAccounts(tx: SqlExecutor): Promise<(AccountRecord & { created_at: number })[]> {
   const codes = new Map<number, { code_hash: string; used_at: number | null }[]>();
-  for (const code of db
-    .prepare('SELECT user_id, code_hash, used_at FROM recovery_codes ORDER BY user_id, id')
-    .all() as { user_id: number; code_hash: string; used_at: number | null }[]) {
+  for (const code of await tx.all<{ user_id: number; code_hash: string; used_at: number | null }>(
+    'SELECT user_id, code_hash, used_at FROM recovery_codes ORDER BY user_id, id',
+  )) {
     const list = codes.get(code.user_id) ?? [];
     list.push({ code_hash: code.code_hash, used_at: code.used_at });
     codes.set(code.user_id, list);
   }
-  return (db.prepare('SELECT * FROM users ORDER BY id').all() as Row[]).map((u) => ({
+  const users = await tx.all<Row>(
+    `SELECT id, username, role, disabled, password_hash, token_epoch, totp_secret, totp_enabled, totp_last_step, ui,
+       tour_version, last_login_at, created_at FROM users ORDER BY id`,
+  );
+  return users.map((u) => ({
     username: u.username,
     role: u.role,
-    disabled: u.disabled === 1,
+    disabled: storedBoolean(u.disabled),
     password_hash: u.password_hash,
     token_epoch: u.token_epoch,
     totp_secret: u.totp_secret,
-    totp_enabled: u.totp_enabled === 1,
+    totp_enabled: storedBoolean(u.totp_enabled),
     totp_last_step: u.totp_last_step,
     ui: parseOr(u.ui, {}),
     tour_version: u.tour_version,
@@ -79,43 +83,49 @@ export function exportAccounts(tx: SyncTx): (AccountRecord & { created_at: numbe
  * Makes the accounts those of `accounts`, matched by username in any case: others are deleted
  * (their codes go with them), matches updated, the rest inserted; each gets exactly its codes.
  */
-export function importAccounts(tx: SyncTx, accounts: AccountRecord[], now: number): void {
-  const db = connectionOf(tx);
-  const stored = db.prepare('SELECT id, username FROM users').all() as { id: number; username: string }[];
+export async function importAccounts(tx: SqlExecutor, accounts: AccountRecord[], now: number): Promise<void> {
+  const stored = await tx.all<{ id: number; username: string }>('SELECT id, username FROM users');
   const wanted = new Set(accounts.map((a) => a.username.toLowerCase()));
-  const remove = db.prepare('DELETE FROM users WHERE id = ?');
-  for (const row of stored) if (!wanted.has(row.username.toLowerCase())) remove.run(row.id);
+  for (const row of stored)
+    if (!wanted.has(row.username.toLowerCase())) await tx.run('DELETE FROM users WHERE id = ?', [row.id]);
   const ids = new Map(stored.map((u) => [u.username.toLowerCase(), u.id]));
   const columns = `username = ?, password_hash = ?, role = ?, disabled = ?, token_epoch = ?, totp_secret = ?,
     totp_enabled = ?, totp_last_step = ?, ui = ?, tour_version = ?, last_login_at = ?`;
-  const update = db.prepare(
-    `UPDATE users SET ${columns}, created_at = coalesce(?, created_at), updated_at = ? WHERE id = ?`,
-  );
-  const insert = db.prepare(
-    `INSERT INTO users (username, password_hash, role, disabled, token_epoch, totp_secret, totp_enabled,
-       totp_last_step, ui, tour_version, last_login_at, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const clearCodes = db.prepare('DELETE FROM recovery_codes WHERE user_id = ?');
-  const addCode = db.prepare('INSERT INTO recovery_codes (user_id, code_hash, used_at) VALUES (?, ?, ?)');
   for (const a of accounts) {
     const values = [
       a.username,
       a.password_hash,
       a.role,
-      a.disabled ? 1 : 0,
+      a.disabled,
       a.token_epoch,
       a.totp_secret,
-      a.totp_enabled ? 1 : 0,
+      a.totp_enabled,
       a.totp_last_step,
       JSON.stringify(a.ui),
       a.tour_version,
       a.last_login_at,
     ];
     let id = ids.get(a.username.toLowerCase());
-    if (id !== undefined) update.run(...values, a.created_at, now, id);
-    else id = Number(insert.run(...values, a.created_at ?? now, now).lastInsertRowid);
-    clearCodes.run(id);
-    for (const code of a.recovery_codes) addCode.run(id, code.code_hash, code.used_at);
+    if (id !== undefined)
+      await tx.run(
+        `UPDATE users SET ${columns}, created_at = coalesce(?, created_at), updated_at = ? WHERE id = ?`,
+        [...values, a.created_at, now, id],
+      );
+    else
+      id = Number(
+        (await tx.get<{ id: number }>(
+          `INSERT INTO users (username, password_hash, role, disabled, token_epoch, totp_secret, totp_enabled,
+             totp_last_step, ui, tour_version, last_login_at, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+          [...values, a.created_at ?? now, now],
+        ))!.id,
+      );
+    await tx.run('DELETE FROM recovery_codes WHERE user_id = ?', [id]);
+    for (const code of a.recovery_codes)
+      await tx.run('INSERT INTO recovery_codes (user_id, code_hash, used_at) VALUES (?, ?, ?)', [
+        id,
+        code.code_hash,
+        code.used_at,
+      ]);
   }
 }

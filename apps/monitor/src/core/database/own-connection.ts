@@ -1,28 +1,70 @@
 import Database from 'better-sqlite3';
-import { syncTxOf, type SyncTx } from './tx';
+import { SqliteClient, type SqlClient, type SqlExecutor } from './sql-client';
 
-/** A read snapshot on a connection of its own (see openReadSnapshot). */
+/** A read snapshot held open while a document streams out (see openReadSnapshot). */
 export interface ReadSnapshot {
-  tx: SyncTx;
-  close(): void;
+  tx: SqlExecutor;
+  /** Ends the read transaction (and closes a connection opened for it); again: the same promise. */
+  close(): Promise<void>;
 }
 
 /**
- * Opens the database read-only on a connection of its own and starts one read transaction: every
- * read through `tx` sees the same state while the server goes on writing (the backup document).
+ * Starts one read-only transaction on `client` and keeps it open until `close()`: every read
+ * through `tx` sees the same state while the server goes on writing (the backup document).
+ * `client.transaction` ends a transaction when its work returns, so the work here waits for close.
  */
-export function openReadSnapshot(file: string, busyTimeoutMs: number): ReadSnapshot {
+export async function openReadSnapshot(client: SqlClient, closeClient?: () => void): Promise<ReadSnapshot> {
+  let finish!: () => void;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+  let opened!: (tx: SqlExecutor) => void;
+  const open = new Promise<SqlExecutor>((resolve) => (opened = resolve));
+  const ended = client.transaction(
+    async (tx) => {
+      // The snapshot is taken by the first read (SQLite), here: everything after sees the same state.
+      await tx.get('SELECT 1 AS taken FROM settings LIMIT 1');
+      opened(tx);
+      await finished;
+    },
+    { readOnly: true },
+  );
+  try {
+    const tx = await Promise.race([
+      open,
+      ended.then(() => Promise.reject(new Error('the snapshot ended early'))),
+    ]);
+    let closing: Promise<void> | undefined;
+    return {
+      tx,
+      // Idempotent: the stream's end and its early close may both call it.
+      close: () =>
+        (closing ??= (async () => {
+          finish();
+          try {
+            await ended;
+          } finally {
+            closeClient?.();
+          }
+        })()),
+    };
+  } catch (error) {
+    closeClient?.();
+    throw error;
+  }
+}
+
+/**
+ * Opens the SQLite database read-only on a connection of its own and starts one read transaction
+ * there, so a long read (the backup) neither waits for nor delays the server's own connection.
+ */
+export function openSqliteReadSnapshot(file: string, busyTimeoutMs: number): Promise<ReadSnapshot> {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
-    db.exec('BEGIN');
-    // The snapshot is taken by the first read, here: everything after sees the same state.
-    db.prepare('SELECT count(*) FROM sqlite_master').get();
   } catch (error) {
     db.close();
     throw error;
   }
-  return { tx: syncTxOf(db), close: () => db.close() };
+  return openReadSnapshot(new SqliteClient(db), () => db.close());
 }
 
 /**
@@ -31,14 +73,18 @@ export function openReadSnapshot(file: string, busyTimeoutMs: number): ReadSnaps
  * back), then copies the commit into the database file. Used off the event loop (the restore
  * worker thread). A busy database is an error with code SQLITE_BUSY.
  */
-export function writeInOwnConnection<T>(file: string, busyTimeoutMs: number, write: (tx: SyncTx) => T): T {
+export async function writeInOwnConnection<T>(
+  file: string,
+  busyTimeoutMs: number,
+  write: (tx: SqlExecutor) => Promise<T>,
+): Promise<T> {
   const db = new Database(file, { fileMustExist: true });
   try {
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     // Per connection: the cascades of a deleted sensor or channel depend on it.
     db.pragma('foreign_keys = ON');
     db.pragma('synchronous = NORMAL');
-    const result = db.transaction(() => write(syncTxOf(db))).immediate();
+    const result = await new SqliteClient(db).transaction(write);
     // Copy the large commit into the database file here, off the event loop, rather than in the
     // server's next small write.
     db.pragma('wal_checkpoint(PASSIVE)');

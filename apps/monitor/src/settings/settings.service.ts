@@ -110,7 +110,7 @@ export class SettingsService {
 
   private async stats(): Promise<SettingsResponse['stats']> {
     const counts = { sensors: await this.sensors.count(), incidents: await this.incidents.count() };
-    const results = this.history.results();
+    const results = await this.history.results();
     const file = databasePath(this.config.data_dir);
     const size = (path: string) => (fs.existsSync(path) ? fs.statSync(path).size : 0);
     return {

@@ -70,7 +70,16 @@ export class ResultWriter implements OnModuleInit {
     });
   }
 
-  private writeBatch(results: StoredResult[], sensors: Map<number, SensorRuntimeColumns>): void {
+  /** One transaction for the batch: synchronous on SQLite, multi-row statements on PostgreSQL. */
+  private writeBatch(
+    results: StoredResult[],
+    sensors: Map<number, SensorRuntimeColumns>,
+  ): void | Promise<void> {
+    if (this.unit.dialect === 'postgres')
+      return this.unit.transaction(async (tx) => {
+        await this.history.insertResultsBatch(tx, results);
+        await this.sensorRows.writeRuntimeBatch(tx, [...sensors]);
+      });
     this.unit.now(() => {
       // A sensor deleted while its result waited here is skipped rather than failing the batch.
       for (const r of results) this.history.insertResultNow(r, r.ts);
@@ -178,7 +187,7 @@ export class ResultWriter implements OnModuleInit {
     this.results = chunked ? this.results.slice(BACKLOG_CHUNK) : [];
     this.sensors = new Map();
     try {
-      this.writeBatch(results, sensors);
+      void this.writeBatch(results, sensors); // SQLite: synchronous, nothing to await
     } catch (error) {
       this.keepForRetry(error, results, sensors);
       return;
@@ -205,10 +214,12 @@ export class ResultWriter implements OnModuleInit {
     const sensors = this.sensors;
     this.results = chunked ? this.results.slice(BACKLOG_CHUNK) : [];
     this.sensors = new Map();
-    const written = this.unit.transaction(async (tx) => {
-      await this.history.insertResultsBatch(tx, results);
-      await this.sensorRows.writeRuntimeBatch(tx, [...sensors]);
-    });
+    let written: Promise<void>;
+    try {
+      written = Promise.resolve(this.writeBatch(results, sensors));
+    } catch (error) {
+      written = Promise.reject(error as Error);
+    }
     this.flushing = written.then(
       () => {
         if (this.failures > 0)

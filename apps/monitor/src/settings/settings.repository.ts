@@ -31,4 +31,11 @@ export class SettingsRepository {
   async set(key: string, value: unknown): Promise<void> {
     await this.sql.run(UPSERT, [key, JSON.stringify(value), this.clock.now()]);
   }
+
+  /** PostgreSQL: the size of the database on the server; null on SQLite (the file is measured). */
+  async serverDatabaseBytes(): Promise<number | null> {
+    if (this.sql.dialect !== 'postgres') return null;
+    const row = await this.sql.get<{ bytes: number }>('SELECT pg_database_size(current_database()) AS bytes');
+    return Number(row?.bytes ?? 0);
+  }
 }

@@ -68,9 +68,8 @@ export class ExamplesService {
     if (declared > 0)
       throw new ConflictError('this installation is configured from a file: sample data cannot be loaded');
     // The totals are read in the same transaction: a load or removal racing this one cannot skew them.
-    const marks = await this.rollups.watermarks();
     const { created, totals } = await this.unit.atomically(async (tx) => ({
-      created: await this.insert(tx, marks),
+      created: await this.insert(tx, await this.rollups.watermarks(tx)),
       totals: await this.countIn(tx),
     }));
     for (const id of created) {

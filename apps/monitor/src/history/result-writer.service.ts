@@ -61,6 +61,8 @@ export class ResultWriter implements OnModuleInit {
   /** PostgreSQL: the flush in progress (one at a time), and whether another is due after it. */
   private flushing?: Promise<void>;
   private flushAgain = false;
+  /** PostgreSQL: the batch being written; the maintenance pass must not close its hours yet. */
+  private inFlight: StoredResult[] = [];
 
   onModuleInit(): void {
     // The last flush happens after the HTTP server has drained, just before the database closes.
@@ -150,10 +152,11 @@ export class ResultWriter implements OnModuleInit {
     };
   }
 
-  /** The time of the oldest result still waiting to be written, or Infinity. */
+  /** The time of the oldest result still waiting to be written (or being written), or Infinity. */
   oldestPending(): number {
     let oldest = Number.POSITIVE_INFINITY;
     for (const result of this.results) if (result.ts < oldest) oldest = result.ts;
+    for (const result of this.inFlight) if (result.ts < oldest) oldest = result.ts;
     return oldest;
   }
 
@@ -162,6 +165,11 @@ export class ResultWriter implements OnModuleInit {
     this.results = this.results.filter((r) => r.sensorId !== sensorId);
     this.sensors.delete(sensorId);
     this.lastTs.delete(sensorId);
+  }
+
+  /** Resolves once no batch is being written (PostgreSQL; at once on SQLite). */
+  async settled(): Promise<void> {
+    while (this.flushing) await this.flushing;
   }
 
   /** Writes what waits and resolves once it is written (or kept for a retry). */
@@ -214,6 +222,7 @@ export class ResultWriter implements OnModuleInit {
     const sensors = this.sensors;
     this.results = chunked ? this.results.slice(BACKLOG_CHUNK) : [];
     this.sensors = new Map();
+    this.inFlight = results;
     let written: Promise<void>;
     try {
       written = Promise.resolve(this.writeBatch(results, sensors));
@@ -232,6 +241,7 @@ export class ResultWriter implements OnModuleInit {
     );
     void this.flushing.finally(() => {
       this.flushing = undefined;
+      this.inFlight = [];
       if (this.flushAgain && !this.closed) {
         this.flushAgain = false;
         setImmediate(() => this.flush());

@@ -101,8 +101,9 @@ export class RollupMaintenance implements BeforeApplicationShutdown {
     return this.running;
   }
 
-  async watermarks(): Promise<RollupWatermarks> {
-    const read = (key: string) => this.settings.get<number | null>(key, null);
+  /** How far the hourly and daily buckets are complete (read inside `tx` when given). */
+  async watermarks(tx?: SqlExecutor): Promise<RollupWatermarks> {
+    const read = (key: string) => this.settings.get<number | null>(key, null, tx);
     return {
       hourlyThrough: await read(WATERMARK_KEYS.hourlyThrough),
       dailyThrough: await read(WATERMARK_KEYS.dailyThrough),
@@ -120,6 +121,8 @@ export class RollupMaintenance implements BeforeApplicationShutdown {
       max_chunk_ms: 0,
       duration_ms: 0,
     };
+    // A batch being written is neither waiting nor readable yet: let it land first.
+    await this.writer.settled();
     const now = this.clock.now();
     const marks = await this.watermarks();
     const q = this.history;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock } from '../core/clock/clock';
-import { sqlClientFor, type SqlClient } from '../core/database/sql-client';
+import { sqlClientFor, type SqlClient, type SqlExecutor } from '../core/database/sql-client';
 
 const UPSERT = `INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
   ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`;
@@ -18,8 +18,9 @@ export class SettingsRepository {
     return sqlClientFor(this.dataSource);
   }
 
-  async get<T>(key: string, fallback: T): Promise<T> {
-    const row = await this.sql.get<{ value: string }>('SELECT value FROM settings WHERE key = ?', [key]);
+  /** The value of `key` (read inside `tx` when given), or `fallback`. */
+  async get<T>(key: string, fallback: T, tx: SqlExecutor = this.sql): Promise<T> {
+    const row = await tx.get<{ value: string }>('SELECT value FROM settings WHERE key = ?', [key]);
     if (!row) return fallback;
     try {
       return JSON.parse(row.value) as T;

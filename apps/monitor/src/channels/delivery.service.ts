@@ -45,14 +45,17 @@ export class DeliveryService implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   /** Runs before any probe can alert, so alerts left over from the last run go out first. */
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
     this.subscription = this.events.on('alert').subscribe((alert) => this.dispatch(alert));
-    void this.prune();
     this.pruner = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
     this.pruner.unref();
-    void this.resendUnfinished().catch((error: unknown) =>
-      this.logger.warn({ error: (error as Error).message }, 'reading the alert outbox failed'),
-    );
+    // Awaited, so the app is up only once last run's unsent alerts are queued again.
+    await this.prune();
+    try {
+      await this.resendUnfinished();
+    } catch (error) {
+      this.logger.warn({ error: (error as Error).message }, 'reading the alert outbox failed');
+    }
   }
 
   /** Queues every outbox row whose delivery never finished (a crash, or a stopped delivery). */

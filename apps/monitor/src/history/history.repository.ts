@@ -13,6 +13,14 @@ import {
   type SqlClient,
   type SqlExecutor,
 } from '../core/database/sql-client';
+import {
+  insertResultsBatch as insertResultsBatchStatement,
+  summariseHours as summariseHoursStatement,
+  summariseDays as summariseDaysStatement,
+  pruneRaw as pruneRawStatement,
+  pruneHourly as pruneHourlyStatement,
+  PORTABLE_RAW_AGGREGATES,
+} from './history-writes.repository';
 import type { StoredResult } from './result-writer.service';
 
 export interface ResultRow {
@@ -40,12 +48,6 @@ export const toBucket = (row: BucketRow): Bucket => ({
   latencyMax: row.latency_max === null ? null : Number(row.latency_max),
 });
 
-/** A typed VALUES row of a result (PostgreSQL would read untyped NULLs as text). */
-const RESULT_VALUES_ROW = '(?::integer, ?::bigint, ?::boolean, ?::integer, ?::double precision, ?::text)';
-const RESULTS_PER_STATEMENT = Math.floor(60_000 / 6);
-
-const marks = (ids: number[]): string => ids.map(() => '?').join(', ');
-
 /** A result row with `success` as 1/0 on both backends. */
 const resultRow = (row: ResultRow): ResultRow => ({
   ...row,
@@ -58,13 +60,6 @@ const RAW_AGGREGATES = `count(*) AS count, coalesce(sum(success), 0) AS up,
   coalesce(sum(CASE WHEN success THEN latency_ms END), 0) AS latency_sum,
   min(CASE WHEN success THEN latency_ms END) AS latency_min,
   max(CASE WHEN success THEN latency_ms END) AS latency_max`;
-/** RAW_AGGREGATES for both backends (PostgreSQL cannot sum booleans). */
-const PORTABLE_RAW_AGGREGATES = `count(*) AS count, coalesce(sum(CASE WHEN success THEN 1 ELSE 0 END), 0) AS up,
-  coalesce(sum(CASE WHEN success THEN latency_ms END), 0) AS latency_sum,
-  min(CASE WHEN success THEN latency_ms END) AS latency_min,
-  max(CASE WHEN success THEN latency_ms END) AS latency_max`;
-const REPLACE_BUCKET = `count = excluded.count, up = excluded.up, latency_sum = excluded.latency_sum,
-  latency_min = excluded.latency_min, latency_max = excluded.latency_max`;
 const ROLLUP_AGGREGATES = `coalesce(sum(count), 0) AS count, coalesce(sum(up), 0) AS up,
   coalesce(sum(latency_sum), 0) AS latency_sum, min(latency_min) AS latency_min,
   max(latency_max) AS latency_max`;
@@ -225,24 +220,25 @@ export class HistoryRepository {
     );
   }
 
-  /**
-   * PostgreSQL's result batch: one multi-row statement per chunk (under the 65,535 parameters of a
-   * statement). A sensor deleted while its result waited is skipped; a result already stored (a
-   * retried batch whose commit went through) is not stored twice.
-   */
-  async insertResultsBatch(tx: SqlExecutor, results: StoredResult[]): Promise<void> {
-    for (let at = 0; at < results.length; at += RESULTS_PER_STATEMENT) {
-      const chunk = results.slice(at, at + RESULTS_PER_STATEMENT);
-      await tx.run(
-        `INSERT INTO probe_results (sensor_id, ts, success, status_code, latency_ms, message)
-         SELECT v.sensor_id, v.ts, v.success, v.status_code, v.latency_ms, v.message
-         FROM (VALUES ${chunk.map(() => RESULT_VALUES_ROW).join(', ')})
-           AS v(sensor_id, ts, success, status_code, latency_ms, message)
-         WHERE EXISTS (SELECT 1 FROM sensors s WHERE s.id = v.sensor_id)
-         ON CONFLICT (sensor_id, ts) DO NOTHING`,
-        chunk.flatMap((r) => [r.sensorId, r.ts, r.success, r.statusCode, r.latencyMs, r.message]),
-      );
-    }
+  // Set-based writes for both backends (see history-writes.repository.ts).
+  insertResultsBatch(tx: SqlExecutor, results: StoredResult[]): Promise<void> {
+    return insertResultsBatchStatement(tx, results);
+  }
+
+  summariseHours(tx: SqlExecutor, sensorIds: number[], from: number, to: number): Promise<number> {
+    return summariseHoursStatement(tx, sensorIds, from, to);
+  }
+
+  summariseDays(tx: SqlExecutor, sensorIds: number[], from: number, to: number): Promise<number> {
+    return summariseDaysStatement(tx, sensorIds, from, to);
+  }
+
+  pruneRaw(tx: SqlExecutor, sensorIds: number[], before: number): Promise<number> {
+    return pruneRawStatement(tx, sensorIds, before);
+  }
+
+  pruneHourly(tx: SqlExecutor, sensorIds: number[], before: number): Promise<number> {
+    return pruneHourlyStatement(tx, sensorIds, before);
   }
 
   /** Stores one result under `ts` inside `tx` (a deleted sensor's result is skipped). */
@@ -254,36 +250,6 @@ export class HistoryRepository {
        WHERE EXISTS (SELECT 1 FROM sensors WHERE id = ?)`,
       [r.sensorId, ts, r.success, r.statusCode, r.latencyMs, r.message, r.sensorId],
     );
-  }
-
-  /** Summarises the sensors' raw results in [from, to) into hourly buckets, in one statement inside `tx`. */
-  async summariseHours(tx: SqlExecutor, sensorIds: number[], from: number, to: number): Promise<number> {
-    if (sensorIds.length === 0) return 0;
-    return (
-      await tx.run(
-        `INSERT INTO rollup_hourly (sensor_id, bucket_start, count, up, latency_sum, latency_min, latency_max)
-         SELECT sensor_id, ts - ts % ${HOUR_MS}, ${PORTABLE_RAW_AGGREGATES} FROM probe_results
-         WHERE sensor_id IN (${sensorIds.map(() => '?').join(', ')}) AND ts >= ? AND ts < ?
-         GROUP BY sensor_id, ts - ts % ${HOUR_MS}
-         ON CONFLICT (sensor_id, bucket_start) DO UPDATE SET ${REPLACE_BUCKET}`,
-        [...sensorIds, from, to],
-      )
-    ).changes;
-  }
-
-  /** Summarises the sensors' hourly buckets in [from, to) into daily buckets, in one statement inside `tx`. */
-  async summariseDays(tx: SqlExecutor, sensorIds: number[], from: number, to: number): Promise<number> {
-    if (sensorIds.length === 0) return 0;
-    return (
-      await tx.run(
-        `INSERT INTO rollup_daily (sensor_id, bucket_start, count, up, latency_sum, latency_min, latency_max)
-         SELECT sensor_id, bucket_start - bucket_start % ${DAY_MS}, ${ROLLUP_AGGREGATES} FROM rollup_hourly
-         WHERE sensor_id IN (${sensorIds.map(() => '?').join(', ')}) AND bucket_start >= ? AND bucket_start < ?
-         GROUP BY sensor_id, bucket_start - bucket_start % ${DAY_MS}
-         ON CONFLICT (sensor_id, bucket_start) DO UPDATE SET ${REPLACE_BUCKET}`,
-        [...sensorIds, from, to],
-      )
-    ).changes;
   }
 
   /** Summarises one sensor's raw results in [from, to) into hourly buckets; buckets written. */
@@ -302,28 +268,6 @@ export class HistoryRepository {
 
   pruneHourlyNow(sensorId: number, before: number): number {
     return this.q.pruneHourly.run(sensorId, before).changes;
-  }
-
-  /** Deletes the sensors' raw results older than `before` inside `tx`; rows deleted. */
-  async pruneRaw(tx: SqlExecutor, sensorIds: number[], before: number): Promise<number> {
-    if (sensorIds.length === 0) return 0;
-    return (
-      await tx.run(`DELETE FROM probe_results WHERE sensor_id IN (${marks(sensorIds)}) AND ts < ?`, [
-        ...sensorIds,
-        before,
-      ])
-    ).changes;
-  }
-
-  /** Deletes the sensors' hourly buckets older than `before` inside `tx`; rows deleted. */
-  async pruneHourly(tx: SqlExecutor, sensorIds: number[], before: number): Promise<number> {
-    if (sensorIds.length === 0) return 0;
-    return (
-      await tx.run(
-        `DELETE FROM rollup_hourly WHERE sensor_id IN (${marks(sensorIds)}) AND bucket_start < ?`,
-        [...sensorIds, before],
-      )
-    ).changes;
   }
 
   /** The oldest raw result over all sensors (one index probe per sensor, not a scan). */

@@ -16,6 +16,7 @@ import { UnitOfWork } from '../core/database/unit-of-work';
 import { EventBus } from '../core/events/event-bus';
 import type { SensorDefinition } from '../scheduler/runtime-entry';
 import type { SensorRuntimeColumns } from './sensor-runtime-columns';
+import { RUNTIME_UPDATE, runtimeParams, writeRuntime, writeRuntimeBatch } from './sensor-runtime.repository';
 import { SensorEntity, type SensorStatus } from './sensor.entity';
 
 export const toDefinition = (s: SensorEntity, channelIds: number[]): SensorDefinition => ({
@@ -37,26 +38,6 @@ export const toDefinition = (s: SensorEntity, channelIds: number[]): SensorDefin
 const SELECT = `SELECT id, name, type, target, "interval", retries, reminder_every, group_name, tags, site_id,
   parent_id, enabled, options, sort_order, sample, managed_by, status, message, last_checked_at, latency_ms,
   streak, status_changed_at, last_alert_at, created_at, updated_at FROM sensors`;
-
-const RUNTIME_UPDATE = `UPDATE sensors SET status = ?, message = ?, last_checked_at = ?, latency_ms = ?, streak = ?,
-  status_changed_at = coalesce(?, status_changed_at), last_alert_at = ? WHERE id = ?`;
-
-const runtimeParams = (id: number, s: SensorRuntimeColumns): unknown[] => [
-  s.status,
-  s.message,
-  s.lastCheckedAt,
-  s.latencyMs,
-  s.streak,
-  s.statusChangedAt,
-  s.lastAlertAt,
-  id,
-];
-
-/** Placeholders of a PostgreSQL VALUES row of the runtime columns, typed (untyped NULLs would be text). */
-const RUNTIME_VALUES_ROW =
-  '(?::integer, ?::text, ?::text, ?::bigint, ?::double precision, ?::integer, ?::bigint, ?::bigint)';
-const RUNTIME_PARAMS_PER_ROW = 8;
-const MAX_PARAMS = 60_000;
 
 interface SensorRow {
   id: number;
@@ -342,34 +323,13 @@ export class SensorsRepository {
   }
 
   /** A sensor's runtime columns inside `tx` (a state change). A deleted sensor changes nothing. */
-  async writeRuntime(tx: SqlExecutor, id: number, s: SensorRuntimeColumns): Promise<void> {
-    await tx.run(RUNTIME_UPDATE, runtimeParams(id, s));
+  writeRuntime(tx: SqlExecutor, id: number, s: SensorRuntimeColumns): Promise<void> {
+    return writeRuntime(tx, id, s);
   }
 
   /** Many sensors' runtime columns in one statement per chunk (PostgreSQL's result batch). */
-  async writeRuntimeBatch(tx: SqlExecutor, entries: [number, SensorRuntimeColumns][]): Promise<void> {
-    const perChunk = Math.floor(MAX_PARAMS / RUNTIME_PARAMS_PER_ROW);
-    for (let at = 0; at < entries.length; at += perChunk) {
-      const chunk = entries.slice(at, at + perChunk);
-      await tx.run(
-        `UPDATE sensors s SET status = v.status, message = v.message, last_checked_at = v.last_checked_at,
-           latency_ms = v.latency_ms, streak = v.streak,
-           status_changed_at = coalesce(v.status_changed_at, s.status_changed_at), last_alert_at = v.last_alert_at
-         FROM (VALUES ${chunk.map(() => RUNTIME_VALUES_ROW).join(', ')})
-           AS v(id, status, message, last_checked_at, latency_ms, streak, status_changed_at, last_alert_at)
-         WHERE s.id = v.id`,
-        chunk.flatMap(([id, r]) => [
-          id,
-          r.status,
-          r.message,
-          r.lastCheckedAt,
-          r.latencyMs,
-          r.streak,
-          r.statusChangedAt,
-          r.lastAlertAt,
-        ]),
-      );
-    }
+  writeRuntimeBatch(tx: SqlExecutor, entries: [number, SensorRuntimeColumns][]): Promise<void> {
+    return writeRuntimeBatch(tx, entries);
   }
 
   /**

@@ -139,11 +139,12 @@ export class SensorRuntimeService {
    * Run now: stores the result and publishes it, and it is the newest check (time, latency, message),
    * but it never touches status, streak, incidents or alerts.
    */
-  recordManual(id: number, outcome: ProbeOutcome, at: number): ProbeResult | null {
+  async recordManual(id: number, outcome: ProbeOutcome, at: number): Promise<ProbeResult | null> {
     const entry = this.entries.get(id);
     if (!entry) return null;
     const ts = this.writer.enqueue({ sensorId: id, ts: at, ...outcomeColumns(outcome) });
-    this.writer.flush();
+    // Answered once stored (at once on SQLite; after the batch's transaction on PostgreSQL).
+    const written = this.writer.flushed();
     const result = resultView(ts, outcome);
     this.pushSpark(entry, ts, outcome);
     // Shown as the newest check, as a restart would show it (it rebuilds these from stored results).
@@ -151,6 +152,7 @@ export class SensorRuntimeService {
     entry.lastCheckedAt = ts;
     entry.latencyMs = result.latency_ms;
     this.events.emit('result', { sensor_id: id, result });
+    await written;
     return result;
   }
 

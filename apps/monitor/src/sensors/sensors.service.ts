@@ -144,7 +144,7 @@ export class SensorsService {
     if (!entry) throw new NotFoundError(`no sensor with id ${id}`);
     const at = this.clock.now();
     const outcome = await runProbe(this.catalogue, entry.definition, new AbortController());
-    const result = this.runtime.recordManual(id, outcome, at);
+    const result = await this.runtime.recordManual(id, outcome, at);
     if (!result) throw new NotFoundError(`no sensor with id ${id}`);
     return result;
   }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type Database from 'better-sqlite3';
 import { DataSource } from 'typeorm';
-import { sqliteHandle } from '../core/database/sqlite-handle';
+import { sqlClientFor, type SqlClient, type SqlExecutor } from '../core/database/sql-client';
 import type { AlertEvent } from '../core/events/event-bus';
 
 /** What an outbox row keeps of an alert: everything but where it goes. */
@@ -21,76 +20,60 @@ export interface PendingDelivery {
  */
 @Injectable()
 export class AlertOutboxRepository {
-  private statements?: {
-    insert: Database.Statement;
-    unfinished: Database.Statement;
-    finish: Database.Statement;
-    prune: Database.Statement;
-  };
-
   constructor(private readonly dataSource: DataSource) {}
 
-  private prepared() {
-    const db = sqliteHandle(this.dataSource);
-    this.statements ??= {
-      // A channel or sensor deleted meanwhile gets no row rather than failing the state change.
-      insert: db.prepare(
-        `INSERT INTO alert_outbox (sensor_id, channel_id, kind, payload, created_at)
-         SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM channels WHERE id = ?)
-           AND EXISTS (SELECT 1 FROM sensors WHERE id = ?)`,
-      ),
-      unfinished: db.prepare(
-        'SELECT id, channel_id, payload FROM alert_outbox WHERE finished_at IS NULL ORDER BY id',
-      ),
-      finish: db.prepare(
-        'UPDATE alert_outbox SET finished_at = ?, error = ? WHERE id = ? AND finished_at IS NULL',
-      ),
-      prune: db.prepare('DELETE FROM alert_outbox WHERE finished_at < ?'),
-    };
-    return this.statements;
+  private get sql(): SqlClient {
+    return sqlClientFor(this.dataSource);
   }
 
   /**
-   * Stores an alert for each of the channels, inside the caller's synchronous transaction on the
-   * shared connection. Returns the rows written, one per channel that still exists.
+   * Stores an alert for each of the channels, inside the caller's transaction. Returns the rows
+   * written, one per channel that still exists.
    */
-  addNow(alert: StoredAlert, channelIds: number[], at: number): AlertEvent['deliveries'] {
-    const { insert } = this.prepared();
+  async add(
+    tx: SqlExecutor,
+    alert: StoredAlert,
+    channelIds: number[],
+    at: number,
+  ): Promise<AlertEvent['deliveries']> {
     const payload = JSON.stringify(alert);
     const rows: AlertEvent['deliveries'] = [];
     for (const channelId of new Set(channelIds)) {
-      const { changes, lastInsertRowid } = insert.run(
-        alert.sensor.id,
-        channelId,
-        alert.kind,
-        payload,
-        at,
-        channelId,
-        alert.sensor.id,
+      // A channel or sensor deleted meanwhile gets no row rather than failing the state change.
+      const row = await tx.get<{ id: number }>(
+        `INSERT INTO alert_outbox (sensor_id, channel_id, kind, payload, created_at)
+         SELECT CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT)
+         WHERE EXISTS (SELECT 1 FROM channels WHERE id = ?) AND EXISTS (SELECT 1 FROM sensors WHERE id = ?)
+         RETURNING id`,
+        [alert.sensor.id, channelId, alert.kind, payload, at, channelId, alert.sensor.id],
       );
-      if (changes === 1) rows.push({ channelId, outboxId: Number(lastInsertRowid) });
+      if (row) rows.push({ channelId, outboxId: Number(row.id) });
     }
     return rows;
   }
 
   /** Every row whose delivery never finished, oldest first. */
-  unfinished(): PendingDelivery[] {
-    return (this.prepared().unfinished.all() as { id: number; channel_id: number; payload: string }[]).map(
-      (row) => ({
-        outboxId: row.id,
-        channelId: row.channel_id,
-        alert: JSON.parse(row.payload) as StoredAlert,
-      }),
+  async unfinished(): Promise<PendingDelivery[]> {
+    const rows = await this.sql.all<{ id: number; channel_id: number; payload: string }>(
+      'SELECT id, channel_id, payload FROM alert_outbox WHERE finished_at IS NULL ORDER BY id',
     );
+    return rows.map((row) => ({
+      outboxId: Number(row.id),
+      channelId: Number(row.channel_id),
+      alert: JSON.parse(row.payload) as StoredAlert,
+    }));
   }
 
   /** Marks a row finished; `error` is null when the receiver accepted it. */
-  finish(outboxId: number, at: number, error: string | null): void {
-    this.prepared().finish.run(at, error, outboxId);
+  async finish(outboxId: number, at: number, error: string | null): Promise<void> {
+    await this.sql.run(
+      'UPDATE alert_outbox SET finished_at = ?, error = ? WHERE id = ? AND finished_at IS NULL',
+      [at, error, outboxId],
+    );
   }
 
   /** Deletes rows finished before `before`; returns how many. */
-  pruneFinished(before: number): number {
-    return this.prepared().prune.run(before).changes;
+  async pruneFinished(before: number): Promise<number> {
+    return (await this.sql.run('DELETE FROM alert_outbox WHERE finished_at < ?', [before])).changes;
   }
 }

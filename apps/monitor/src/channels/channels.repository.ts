@@ -1,7 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, In, Not } from 'typeorm';
-import { anyLike } from '../core/database/like-pattern';
-import { managerOf, type Tx } from '../core/database/unit-of-work';
+import { DataSource } from 'typeorm';
+import {
+  anyLikeFragment,
+  boolOf,
+  sqlClientFor,
+  type SqlClient,
+  type SqlExecutor,
+} from '../core/database/sql-client';
 import { ChannelEntity } from './channel.entity';
 
 /** What a checked channel definition stores (see channelColumns). */
@@ -19,105 +24,171 @@ export interface ChannelSearchRow {
   id: number;
   name: string;
   type: string;
-  enabled: number;
+  enabled: boolean;
   last_error_at: number | null;
 }
+
+const SELECT = `SELECT id, name, type, config, enabled, title_template, body_template, last_error, last_error_at,
+  managed_by, created_at, updated_at FROM channels`;
+
+interface ChannelRow {
+  id: number;
+  name: string;
+  type: string;
+  config: string;
+  enabled: unknown;
+  title_template: string;
+  body_template: string;
+  last_error: string;
+  last_error_at: number | null;
+  managed_by: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+function parseConfig(text: string): Record<string, unknown> {
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+const toEntity = (row: ChannelRow): ChannelEntity =>
+  Object.assign(new ChannelEntity(), {
+    id: Number(row.id),
+    name: row.name,
+    type: row.type,
+    config: parseConfig(row.config),
+    enabled: boolOf(row.enabled),
+    titleTemplate: row.title_template,
+    bodyTemplate: row.body_template,
+    lastError: row.last_error,
+    lastErrorAt: row.last_error_at,
+    managedBy: row.managed_by,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  });
+
+const columnParams = (c: ChannelColumns): unknown[] => [
+  c.name,
+  c.type,
+  JSON.stringify(c.config),
+  c.enabled,
+  c.titleTemplate,
+  c.bodyTemplate,
+];
+
+const INSERT = `INSERT INTO channels (name, type, config, enabled, title_template, body_template, last_error,
+    last_error_at, managed_by, created_at, updated_at)
+  VALUES (?, ?, ?, ?, ?, ?, '', NULL, ?, ?, ?) RETURNING id`;
+
+const UPDATE = `UPDATE channels SET name = ?, type = ?, config = ?, enabled = ?, title_template = ?,
+  body_template = ?, managed_by = ?, updated_at = ? WHERE id = ?`;
 
 /** The only code that reads or writes the `channels` table (the alert outbox has its own). */
 @Injectable()
 export class ChannelsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  private get repo() {
-    return this.dataSource.getRepository(ChannelEntity);
+  private get sql(): SqlClient {
+    return sqlClientFor(this.dataSource);
   }
 
   /** Every channel by name. */
-  list(): Promise<ChannelEntity[]> {
-    return this.repo.find({ order: { name: 'ASC', id: 'ASC' } });
+  async list(): Promise<ChannelEntity[]> {
+    return (await this.sql.all<ChannelRow>(`${SELECT} ORDER BY name, id`)).map(toEntity);
   }
 
-  byId(id: number): Promise<ChannelEntity | null> {
-    return this.repo.findOneBy({ id });
+  async byId(id: number, tx: SqlExecutor = this.sql): Promise<ChannelEntity | null> {
+    const row = await tx.get<ChannelRow>(`${SELECT} WHERE id = ?`, [id]);
+    return row ? toEntity(row) : null;
   }
 
-  insert(columns: ChannelColumns, now: number): Promise<ChannelEntity> {
-    return this.repo.save({
-      ...columns,
-      lastError: '',
-      lastErrorAt: null,
-      managedBy: null,
-      createdAt: now,
-      updatedAt: now,
-    });
+  async insert(columns: ChannelColumns, now: number): Promise<ChannelEntity> {
+    const row = await this.sql.get<{ id: number }>(INSERT, [...columnParams(columns), null, now, now]);
+    return (await this.byId(Number(row!.id)))!;
   }
 
-  update(stored: ChannelEntity, columns: ChannelColumns, now: number): Promise<ChannelEntity> {
-    return this.repo.save(Object.assign(stored, columns, { updatedAt: now }));
+  async update(stored: ChannelEntity, columns: ChannelColumns, now: number): Promise<ChannelEntity> {
+    await this.sql.run(UPDATE, [...columnParams(columns), stored.managedBy, now, stored.id]);
+    return Object.assign(stored, columns, { updatedAt: now });
   }
 
   /** Deletes a channel; its sensor links and waiting alerts go with it (foreign keys cascade). */
   async delete(id: number): Promise<void> {
-    await this.dataSource.transaction((manager) => manager.delete(ChannelEntity, { id }));
+    await this.sql.transaction((tx) => tx.run('DELETE FROM channels WHERE id = ?', [id]));
   }
 
   /** The outcome of the latest delivery: an error and when, or '' and null after a success. */
   async recordOutcome(id: number, error: string, at: number | null): Promise<void> {
-    await this.repo.update({ id }, { lastError: error, lastErrorAt: at });
+    await this.sql.run('UPDATE channels SET last_error = ?, last_error_at = ? WHERE id = ?', [error, at, id]);
   }
 
   /** Channels whose name or type contains the LIKE `pattern`, by name. Never config or templates. */
   async search(pattern: string, limit: number): Promise<ChannelSearchRow[]> {
-    return (await this.dataSource.query(
+    const rows = await this.sql.all<ChannelSearchRow & { enabled: unknown }>(
       `SELECT id, name, type, enabled, last_error_at FROM channels
-       WHERE ${anyLike(['name', 'type'])} ORDER BY name, id LIMIT ?`,
+       WHERE ${anyLikeFragment(this.sql.dialect, ['name', 'type'])} ORDER BY name, id LIMIT ?`,
       [pattern, pattern, limit],
-    )) as ChannelSearchRow[];
+    );
+    return rows.map((r) => ({ ...r, enabled: boolOf(r.enabled) }));
   }
 
   /** Channels whose latest delivery failed at or after `since`, by name. */
-  async failingSince(since: number): Promise<{ name: string; last_error: string }[]> {
-    return (await this.dataSource.query(
+  failingSince(since: number): Promise<{ name: string; last_error: string }[]> {
+    return this.sql.all(
       `SELECT name, last_error FROM channels
-       WHERE last_error != '' AND last_error_at IS NOT NULL AND last_error_at >= ?
+       WHERE last_error <> '' AND last_error_at IS NOT NULL AND last_error_at >= ?
        ORDER BY name, id`,
       [since],
-    )) as { name: string; last_error: string }[];
+    );
   }
 
   /** Every channel's name in id order (a backup numbers repeated names in this order). */
   async namesInIdOrder(): Promise<string[]> {
-    const rows = (await this.dataSource.query('SELECT name FROM channels ORDER BY id')) as { name: string }[];
-    return rows.map((r) => r.name);
+    return (await this.sql.all<{ name: string }>('SELECT name FROM channels ORDER BY id')).map((r) => r.name);
   }
 
   /** How many of `ids` name a channel. */
-  countExisting(tx: Tx, ids: number[]): Promise<number> {
-    return managerOf(tx)
-      .getRepository(ChannelEntity)
-      .countBy({ id: In(ids) });
+  async countExisting(tx: SqlExecutor, ids: number[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const row = await tx.get<{ n: number }>(
+      `SELECT count(*) AS n FROM channels WHERE id IN (${ids.map(() => '?').join(', ')})`,
+      ids,
+    );
+    return Number(row?.n ?? 0);
   }
 
   /**
    * Creates or updates a channel the configuration file declares, marked as managed by it: the
    * one it already manages, else the oldest of that name. Returns its id.
    */
-  async saveDeclared(tx: Tx, columns: ChannelColumns, managedBy: string, now: number): Promise<number> {
-    const repository = managerOf(tx).getRepository(ChannelEntity);
+  async saveDeclared(
+    tx: SqlExecutor,
+    columns: ChannelColumns,
+    managedBy: string,
+    now: number,
+  ): Promise<number> {
     const row =
-      (await repository.findOne({ where: { name: columns.name, managedBy } })) ??
-      (await repository.findOne({ where: { name: columns.name }, order: { id: 'ASC' } }));
-    const values = { ...columns, managedBy, updatedAt: now };
-    const saved = await repository.save(
-      row ? Object.assign(row, values) : { ...values, lastError: '', lastErrorAt: null, createdAt: now },
-    );
-    return saved.id;
+      (await tx.get<{ id: number }>(
+        'SELECT id FROM channels WHERE name = ? AND managed_by = ? ORDER BY id LIMIT 1',
+        [columns.name, managedBy],
+      )) ??
+      (await tx.get<{ id: number }>('SELECT id FROM channels WHERE name = ? ORDER BY id LIMIT 1', [
+        columns.name,
+      ]));
+    if (row) {
+      await tx.run(UPDATE, [...columnParams(columns), managedBy, now, row.id]);
+      return Number(row.id);
+    }
+    const inserted = await tx.get<{ id: number }>(INSERT, [...columnParams(columns), managedBy, now, now]);
+    return Number(inserted!.id);
   }
 
   /** Channels the file managed before and no longer declares go back to the API. */
-  async releaseDeclared(tx: Tx, managedBy: string, keep: number[]): Promise<void> {
-    await managerOf(tx)
-      .getRepository(ChannelEntity)
-      .update({ managedBy, id: Not(In(keep)) }, { managedBy: null });
+  async releaseDeclared(tx: SqlExecutor, managedBy: string, keep: number[]): Promise<void> {
+    const notIn = keep.length > 0 ? ` AND id NOT IN (${keep.map(() => '?').join(', ')})` : '';
+    await tx.run(`UPDATE channels SET managed_by = NULL WHERE managed_by = ?${notIn}`, [managedBy, ...keep]);
   }
 }

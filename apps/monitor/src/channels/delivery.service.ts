@@ -5,7 +5,6 @@ import type { Subscription } from 'rxjs';
 import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
-import { UnitOfWork } from '../core/database/unit-of-work';
 import { type AlertEvent, EventBus } from '../core/events/event-bus';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
@@ -36,7 +35,6 @@ export class DeliveryService implements OnModuleInit, OnApplicationShutdown {
   private pruner?: NodeJS.Timeout;
 
   constructor(
-    private readonly unit: UnitOfWork,
     private readonly channelRows: ChannelsRepository,
     private readonly outbox: AlertOutboxRepository,
     private readonly channels: ChannelsService,
@@ -47,18 +45,23 @@ export class DeliveryService implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   /** Runs before any probe can alert, so alerts left over from the last run go out first. */
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
     this.subscription = this.events.on('alert').subscribe((alert) => this.dispatch(alert));
-    this.prune();
-    this.pruner = setInterval(() => this.prune(), PRUNE_EVERY_MS);
+    this.pruner = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
     this.pruner.unref();
-    this.resendUnfinished();
+    // Awaited, so the app is up only once last run's unsent alerts are queued again.
+    await this.prune();
+    try {
+      await this.resendUnfinished();
+    } catch (error) {
+      this.logger.warn({ error: (error as Error).message }, 'reading the alert outbox failed');
+    }
   }
 
   /** Queues every outbox row whose delivery never finished (a crash, or a stopped delivery). */
-  resendUnfinished(): number {
+  async resendUnfinished(): Promise<number> {
     let queued = 0;
-    for (const { outboxId, channelId, alert } of this.outbox.unfinished()) {
+    for (const { outboxId, channelId, alert } of await this.outbox.unfinished()) {
       if (this.claim(outboxId)) {
         this.enqueue(channelId, () => this.deliver(channelId, outboxId, alert));
         queued++;
@@ -68,9 +71,9 @@ export class DeliveryService implements OnModuleInit, OnApplicationShutdown {
     return queued;
   }
 
-  private prune(): void {
+  private async prune(): Promise<void> {
     try {
-      const pruned = this.outbox.pruneFinished(this.clock.now() - OUTBOX_KEEP_MS);
+      const pruned = await this.outbox.pruneFinished(this.clock.now() - OUTBOX_KEEP_MS);
       if (pruned > 0) this.logger.info({ rows: pruned }, 'pruned delivered alerts from the outbox');
     } catch (error) {
       this.logger.warn({ error: (error as Error).message }, 'pruning the alert outbox failed');
@@ -179,9 +182,7 @@ export class DeliveryService implements OnModuleInit, OnApplicationShutdown {
   }
 
   private async finish(outboxId: number, error: string | null): Promise<void> {
-    // Marked outside anyone else's open transaction, whose rollback would undo the mark.
-    await this.unit.ready();
-    this.outbox.finish(outboxId, this.clock.now(), error);
+    await this.outbox.finish(outboxId, this.clock.now(), error);
   }
 
   private notification(alert: StoredAlert, channel: ChannelEntity): Notification {

@@ -6,7 +6,7 @@ import { ChannelsService, channelColumns } from '../channels/channels.service';
 import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
-import { UnitOfWork, type Tx } from '../core/database/unit-of-work';
+import { UnitOfWork, type SqlExecutor } from '../core/database/unit-of-work';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
 import { StartupError } from '../core/process/startup-error';
@@ -43,10 +43,9 @@ export class DeclaredConfigSync implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     const { sites, channels, sensors, maintenance } = this.config;
-    await this.unit.transaction(async (m) => {
-      // Take the write lock before reading: another process applying the same file waits for this
-      // one and then finds its rows, instead of reading a state this one is about to change.
-      await this.siteRows.lockForWrite(m);
+    // Serialised with every other writer: another process applying the same file waits for this
+    // one and then finds its rows, instead of reading a state this one is about to change.
+    await this.unit.atomically(async (m) => {
       const siteIds = await this.applySites(m);
       const channelIds = await this.applyChannels(m);
       const sensorIds = await this.applySensors(m, siteIds, channelIds);
@@ -66,7 +65,7 @@ export class DeclaredConfigSync implements OnModuleInit {
       );
   }
 
-  private async applySites(m: Tx): Promise<Map<string, number>> {
+  private async applySites(m: SqlExecutor): Promise<Map<string, number>> {
     const now = this.clock.now();
     const ids = new Map<string, number>();
     for (const site of this.config.sites) {
@@ -77,7 +76,7 @@ export class DeclaredConfigSync implements OnModuleInit {
     return ids;
   }
 
-  private async applyChannels(m: Tx): Promise<Map<string, number>> {
+  private async applyChannels(m: SqlExecutor): Promise<Map<string, number>> {
     const now = this.clock.now();
     const ids = new Map<string, number>();
     for (const channel of this.config.channels) {
@@ -92,7 +91,7 @@ export class DeclaredConfigSync implements OnModuleInit {
   }
 
   private async applySensors(
-    m: Tx,
+    m: SqlExecutor,
     siteIds: Map<string, number>,
     channelIds: Map<string, number>,
   ): Promise<Map<string, number>> {
@@ -118,7 +117,7 @@ export class DeclaredConfigSync implements OnModuleInit {
     return ids;
   }
 
-  private async applyWindows(m: Tx, sensorIds: Map<string, number>): Promise<void> {
+  private async applyWindows(m: SqlExecutor, sensorIds: Map<string, number>): Promise<void> {
     const ids: number[] = [];
     for (const window of this.config.maintenance) {
       const startsAt = Date.parse(window.starts_at);

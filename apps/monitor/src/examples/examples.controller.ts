@@ -13,7 +13,7 @@ export class ExamplesController {
   @Get()
   @RequireAccess('viewer')
   @ApiOkResponse({ type: ExampleCountsDto })
-  counts(): ExampleCountsDto {
+  counts(): Promise<ExampleCountsDto> {
     return this.examples.counts();
   }
 

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { ExampleCounts } from '@monitor/contracts';
-import { alignDown, ConflictError, DAY_MS, HOUR_MS } from '@monitor/domain';
+import { alignDown, ConflictError, DAY_MS, HOUR_MS, type RollupWatermarks } from '@monitor/domain';
 import { ProbeCatalogue } from '@monitor/probes';
 import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
-import { UnitOfWork, type SyncTx } from '../core/database/unit-of-work';
+import { UnitOfWork, type SqlExecutor } from '../core/database/unit-of-work';
 import { EventBus } from '../core/events/event-bus';
 import { HistoryRepository } from '../history/history.repository';
 import { RollupMaintenance } from '../history/rollup-maintenance.service';
@@ -19,7 +19,7 @@ import {
   sampleSensorIds,
   sensorIdByName,
   siteIdsInUse,
-} from '../sensors/sensor-rows.repository';
+} from '../sensors/sample-sensors.repository';
 import { SitesRepository } from '../sites/sites.repository';
 import { SAMPLE_DAYS, SAMPLE_SENSORS, SAMPLE_SITES } from './sample-dataset';
 import { inventHistory } from './sample-history';
@@ -49,17 +49,17 @@ export class ExamplesService {
   ) {}
 
   /** What sample data is stored now (read in one transaction, so the counts agree). */
-  counts(): ExampleCounts {
-    return this.unit.now((tx) => this.countIn(tx));
+  counts(): Promise<ExampleCounts> {
+    return this.unit.sql.transaction((tx) => this.countIn(tx), { readOnly: true });
   }
 
-  private countIn(tx: SyncTx): ExampleCounts {
-    const ids = sampleSensorIds(tx);
+  private async countIn(tx: SqlExecutor): Promise<ExampleCounts> {
+    const ids = await sampleSensorIds(tx);
     return {
       sensors: ids.length,
-      results: this.history.countResultsOf(tx, ids),
-      incidents: this.incidents.countOf(tx, ids),
-      sites: this.sites.countSamples(tx),
+      results: await this.history.countResultsOf(tx, ids),
+      incidents: await this.incidents.countOf(tx, ids),
+      sites: await this.sites.countSamples(tx),
     };
   }
 
@@ -68,9 +68,9 @@ export class ExamplesService {
     if (declared > 0)
       throw new ConflictError('this installation is configured from a file: sample data cannot be loaded');
     // The totals are read in the same transaction: a load or removal racing this one cannot skew them.
-    const { created, totals } = await this.unit.atomically((tx) => ({
-      created: this.insert(tx),
-      totals: this.countIn(tx),
+    const { created, totals } = await this.unit.atomically(async (tx) => ({
+      created: await this.insert(tx, await this.rollups.watermarks(tx)),
+      totals: await this.countIn(tx),
     }));
     for (const id of created) {
       await this.scheduler.reconcile(id);
@@ -81,11 +81,11 @@ export class ExamplesService {
 
   /** Removes sample rows; what went is counted in the same transaction that removes it. */
   async remove(): Promise<ExampleCounts> {
-    const { ids, gone } = await this.unit.atomically((tx) => {
-      const before = this.countIn(tx);
-      const ids = sampleSensorIds(tx);
-      deleteSampleSensors(tx);
-      const sites = this.sites.deleteUnusedSamples(tx, siteIdsInUse(tx));
+    const { ids, gone } = await this.unit.atomically(async (tx) => {
+      const before = await this.countIn(tx);
+      const ids = await sampleSensorIds(tx);
+      await deleteSampleSensors(tx);
+      const sites = await this.sites.deleteUnusedSamples(tx, await siteIdsInUse(tx));
       return { ids, gone: { ...before, sites } };
     });
     for (const id of ids) {
@@ -96,23 +96,23 @@ export class ExamplesService {
   }
 
   /** Sites, sensors, their invented results and incidents, and the rollups; inside `tx`. */
-  private insert(tx: SyncTx): number[] {
+  private async insert(tx: SqlExecutor, marks: RollupWatermarks): Promise<number[]> {
     const now = this.clock.now();
     const from = now - SAMPLE_DAYS * DAY_MS;
     const self = this.selfAddress();
-    const marks = this.rollups.watermarks();
     for (const site of SAMPLE_SITES)
-      if (this.sites.findNow(tx, site.name) === undefined) this.sites.insertNow(tx, site, now, true);
+      if ((await this.sites.find(tx, site.name)) === undefined) await this.sites.insert(tx, site, now, true);
     const created: number[] = [];
     for (const sample of SAMPLE_SENSORS) {
-      if (sensorIdByName(tx, sample.name) !== undefined) continue;
+      if ((await sensorIdByName(tx, sample.name)) !== undefined) continue;
       const target = sample.target.replace('{self}', self);
       const runs = target.includes(self);
       // Validated like an API create, so the sample set can never hold a sensor the API would refuse.
       const draft = mergeDraft(null, { ...sample, target, site: sample.site, enabled: runs }, this.catalogue);
       const { results, outages } = inventHistory(sample, from, now);
       const last = results.at(-1);
-      const id = insertSampleSensor(
+      const siteId = sample.site ? ((await this.sites.find(tx, sample.site))?.id ?? null) : null;
+      const id = await insertSampleSensor(
         tx,
         {
           name: draft.name,
@@ -123,7 +123,7 @@ export class ExamplesService {
           reminderEvery: 0,
           group: draft.group,
           tags: draft.tags,
-          siteId: sample.site ? (this.sites.findNow(tx, sample.site)?.id ?? null) : null,
+          siteId,
           parentId: null,
           enabled: runs,
           options: draft.options,
@@ -133,10 +133,10 @@ export class ExamplesService {
         },
         now,
       );
-      this.history.insertSampleResults(tx, id, results);
+      await this.history.insertSampleResults(tx, id, results);
       for (const outage of outages.filter((o) => failuresIn(results, o) >= SAMPLE_RETRIES))
-        this.incidents.insertSample(tx, id, outage.startedAt, outage.resolvedAt, outage.cause);
-      this.summarise(id, from, marks);
+        await this.incidents.insertSample(tx, id, outage.startedAt, outage.resolvedAt, outage.cause);
+      await this.summarise(tx, id, from, marks);
       created.push(id);
     }
     return created;
@@ -146,15 +146,16 @@ export class ExamplesService {
    * Hours and days the maintenance pass has already passed over get their buckets now; later ones
    * the next pass summarises as usual.
    */
-  private summarise(
+  private async summarise(
+    tx: SqlExecutor,
     id: number,
     from: number,
     marks: { hourlyThrough: number | null; dailyThrough: number | null },
-  ): void {
+  ): Promise<void> {
     if (marks.hourlyThrough !== null)
-      this.history.summariseHoursNow(id, alignDown(from, HOUR_MS), marks.hourlyThrough);
+      await this.history.summariseHours(tx, [id], alignDown(from, HOUR_MS), marks.hourlyThrough);
     if (marks.dailyThrough !== null)
-      this.history.summariseDaysNow(id, alignDown(from, DAY_MS), marks.dailyThrough);
+      await this.history.summariseDays(tx, [id], alignDown(from, DAY_MS), marks.dailyThrough);
   }
 
   /** This monitor's own address for the sensors that watch it. */

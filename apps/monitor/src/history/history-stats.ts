@@ -24,24 +24,24 @@ export class HistoryStats {
     private readonly rollups: RollupMaintenance,
   ) {}
 
-  results(): ResultStats {
+  async results(): Promise<ResultStats> {
     const h = this.history;
-    const through = this.rollups.watermarks().hourlyThrough;
+    const through = (await this.rollups.watermarks()).hourlyThrough;
     const stats: ResultStats = { count: 0, oldest: null, newest: null };
-    for (const id of this.sensors.idsNow()) {
-      const span = h.resultSpan(id);
+    for (const id of await this.sensors.ids()) {
+      const span = await h.resultSpan(id);
       if (!span) continue;
       const { first, last } = span;
       stats.oldest = Math.min(stats.oldest ?? first, first);
       stats.newest = Math.max(stats.newest ?? last, last);
       const fullHours = Math.ceil(first / HOUR_MS) * HOUR_MS;
       if (through === null || fullHours >= through) {
-        stats.count += h.countRows(id, first, Number.MAX_SAFE_INTEGER);
+        stats.count += await h.countRows(id, first, Number.MAX_SAFE_INTEGER);
       } else {
         stats.count +=
-          h.countRows(id, first, fullHours) +
-          h.countSummarised(id, fullHours, through) +
-          h.countRows(id, through, Number.MAX_SAFE_INTEGER);
+          (await h.countRows(id, first, fullHours)) +
+          (await h.countSummarised(id, fullHours, through)) +
+          (await h.countRows(id, through, Number.MAX_SAFE_INTEGER));
       }
     }
     return stats;

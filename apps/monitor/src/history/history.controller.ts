@@ -22,7 +22,7 @@ export class HistoryController {
   @Get(':id/results')
   @RequireAccess('viewer')
   @ApiOkResponse({ type: [ProbeResultDto] })
-  results(@Param('id', ParseIntPipe) id: number, @Query() query: ResultsQueryDto): ProbeResultDto[] {
+  results(@Param('id', ParseIntPipe) id: number, @Query() query: ResultsQueryDto): Promise<ProbeResultDto[]> {
     return this.history.results(id, query.limit ?? RESULTS_LIMIT.default);
   }
 
@@ -30,7 +30,7 @@ export class HistoryController {
   @Get(':id/series')
   @RequireAccess('viewer')
   @ApiOkResponse({ type: SeriesResponseDto })
-  series(@Param('id', ParseIntPipe) id: number, @Query() query: RangeQueryDto): SeriesResponseDto {
+  series(@Param('id', ParseIntPipe) id: number, @Query() query: RangeQueryDto): Promise<SeriesResponseDto> {
     return this.history.series(id, query.range ?? DEFAULT_RANGE);
   }
 

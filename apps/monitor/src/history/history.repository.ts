@@ -4,9 +4,23 @@ import { RECENT_OUTCOMES, type HistoryTier } from '@monitor/contracts';
 import { streakBoundary, type Bucket, type StoredHistory } from '@monitor/domain';
 import { DAY_MS, HOUR_MS } from '@monitor/domain';
 import { DataSource } from 'typeorm';
-import { like } from '../core/database/like-pattern';
 import { sqliteHandle } from '../core/database/sqlite-handle';
-import { connectionOf, type SyncTx } from '../core/database/unit-of-work';
+import type { Dialect } from '../core/database/dialect';
+import {
+  boolOf,
+  likeFragment,
+  sqlClientFor,
+  type SqlClient,
+  type SqlExecutor,
+} from '../core/database/sql-client';
+import {
+  insertResultsBatch as insertResultsBatchStatement,
+  summariseHours as summariseHoursStatement,
+  summariseDays as summariseDaysStatement,
+  pruneRaw as pruneRawStatement,
+  pruneHourly as pruneHourlyStatement,
+  PORTABLE_RAW_AGGREGATES,
+} from './history-writes.repository';
 import type { StoredResult } from './result-writer.service';
 
 export interface ResultRow {
@@ -27,11 +41,18 @@ interface BucketRow {
 }
 
 export const toBucket = (row: BucketRow): Bucket => ({
-  count: row.count,
-  up: row.up,
-  latencySum: row.latency_sum,
-  latencyMin: row.latency_min,
-  latencyMax: row.latency_max,
+  count: Number(row.count),
+  up: Number(row.up),
+  latencySum: Number(row.latency_sum),
+  latencyMin: row.latency_min === null ? null : Number(row.latency_min),
+  latencyMax: row.latency_max === null ? null : Number(row.latency_max),
+});
+
+/** A result row with `success` as 1/0 on both backends. */
+const resultRow = (row: ResultRow): ResultRow => ({
+  ...row,
+  ts: Number(row.ts),
+  success: boolOf(row.success) ? 1 : 0,
 });
 
 /** Latency statistics cover successful samples only (see libs/domain rollup-bucket). */
@@ -44,7 +65,7 @@ const ROLLUP_AGGREGATES = `coalesce(sum(count), 0) AS count, coalesce(sum(up), 0
   max(latency_max) AS latency_max`;
 
 const TABLE: Record<HistoryTier, { table: string; time: string; aggregates: string }> = {
-  raw: { table: 'probe_results', time: 'ts', aggregates: RAW_AGGREGATES },
+  raw: { table: 'probe_results', time: 'ts', aggregates: PORTABLE_RAW_AGGREGATES },
   hourly: { table: 'rollup_hourly', time: 'bucket_start', aggregates: ROLLUP_AGGREGATES },
   daily: { table: 'rollup_daily', time: 'bucket_start', aggregates: ROLLUP_AGGREGATES },
 };
@@ -73,57 +94,17 @@ export interface RecentRow {
 }
 
 /**
- * Every history statement, prepared once. Each reads one sensor's rows through the (sensor_id, time)
- * primary key, so its cost follows the window asked for, not the size of the table.
+ * SQLite's hot paths, prepared once: the result batch and the maintenance pass's per-sensor
+ * statements run synchronously on the shared connection (see ResultWriter, RollupMaintenance).
  */
-class HistoryStatements {
-  readonly recent: Database.Statement;
-  readonly totals = new Map<HistoryTier, Database.Statement>();
-  readonly buckets = new Map<HistoryTier, Database.Statement>();
-  readonly oldestDaily: Database.Statement;
-  readonly hourlyTotals: Database.Statement;
+class SqliteStatements {
   readonly summariseHours: Database.Statement;
   readonly summariseDays: Database.Statement;
   readonly pruneRaw: Database.Statement;
   readonly pruneHourly: Database.Statement;
-  readonly oldestRaw: Database.Statement;
-  readonly oldestHourly: Database.Statement;
   readonly insertResult: Database.Statement;
-  readonly lastSuccess: Database.Statement;
-  readonly streakSince: Database.Statement;
-  readonly first: Database.Statement;
-  readonly last: Database.Statement;
-  readonly rows: Database.Statement;
-  readonly summarised: Database.Statement;
 
   constructor(db: Database.Database) {
-    this.recent = db.prepare(
-      `SELECT ts, success, status_code, latency_ms, message FROM probe_results
-       WHERE sensor_id = ? ORDER BY ts DESC LIMIT ?`,
-    );
-    for (const [tier, { table, time, aggregates }] of Object.entries(TABLE) as [
-      HistoryTier,
-      (typeof TABLE)['raw'],
-    ][]) {
-      this.totals.set(
-        tier,
-        db.prepare(`SELECT ${aggregates} FROM ${table} WHERE sensor_id = ? AND ${time} >= ? AND ${time} < ?`),
-      );
-      this.buckets.set(
-        tier,
-        db.prepare(
-          `SELECT ${time} - ${time} % @step AS start, ${aggregates} FROM ${table}
-           WHERE sensor_id = @sensor AND ${time} >= @from AND ${time} < @to GROUP BY start`,
-        ),
-      );
-    }
-    this.hourlyTotals = db.prepare(
-      `SELECT sensor_id, sum(count) AS count, sum(up) AS up FROM rollup_hourly
-       WHERE bucket_start >= ? AND bucket_start < ? GROUP BY sensor_id`,
-    );
-    this.oldestDaily = db.prepare(
-      'SELECT bucket_start AS ts FROM rollup_daily WHERE sensor_id = ? ORDER BY bucket_start LIMIT 1',
-    );
     this.summariseHours = db.prepare(
       `INSERT OR REPLACE INTO rollup_hourly (sensor_id, bucket_start, count, up, latency_sum, latency_min, latency_max)
        SELECT sensor_id, ts - ts % ${HOUR_MS} AS start, ${RAW_AGGREGATES} FROM probe_results
@@ -136,41 +117,11 @@ class HistoryStatements {
     );
     this.pruneRaw = db.prepare('DELETE FROM probe_results WHERE sensor_id = ? AND ts < ?');
     this.pruneHourly = db.prepare('DELETE FROM rollup_hourly WHERE sensor_id = ? AND bucket_start < ?');
-    // The oldest row over all sensors, found with one index probe per sensor rather than a scan.
-    this.oldestRaw = db
-      .prepare(
-        `SELECT min((SELECT ts FROM probe_results p WHERE p.sensor_id = s.id ORDER BY ts LIMIT 1)) FROM sensors s`,
-      )
-      .pluck();
-    this.oldestHourly = db
-      .prepare(
-        `SELECT min((SELECT bucket_start FROM rollup_hourly h WHERE h.sensor_id = s.id ORDER BY bucket_start LIMIT 1))
-         FROM sensors s`,
-      )
-      .pluck();
     // A sensor deleted while its result waited in the batch is skipped rather than failing it.
     this.insertResult = db.prepare(
       `INSERT INTO probe_results (sensor_id, ts, success, status_code, latency_ms, message)
        SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM sensors WHERE id = ?)`,
     );
-    this.lastSuccess = db.prepare(
-      'SELECT max(ts) AS ts FROM probe_results WHERE sensor_id = ? AND success = 1',
-    );
-    this.streakSince = db.prepare(
-      'SELECT count(*) AS n, min(ts) AS first FROM probe_results WHERE sensor_id = ? AND ts > ?',
-    );
-    this.first = db.prepare('SELECT ts FROM probe_results WHERE sensor_id = ? ORDER BY ts LIMIT 1').pluck();
-    this.last = db
-      .prepare('SELECT ts FROM probe_results WHERE sensor_id = ? ORDER BY ts DESC LIMIT 1')
-      .pluck();
-    this.rows = db
-      .prepare('SELECT count(*) FROM probe_results WHERE sensor_id = ? AND ts >= ? AND ts < ?')
-      .pluck();
-    this.summarised = db
-      .prepare(
-        'SELECT coalesce(sum(count), 0) FROM rollup_hourly WHERE sensor_id = ? AND bucket_start >= ? AND bucket_start < ?',
-      )
-      .pluck();
   }
 }
 
@@ -182,38 +133,78 @@ class HistoryStatements {
  */
 @Injectable()
 export class HistoryRepository {
-  private prepared?: HistoryStatements;
+  private prepared?: SqliteStatements;
 
   constructor(private readonly dataSource: DataSource) {}
 
-  private get q(): HistoryStatements {
-    return (this.prepared ??= new HistoryStatements(sqliteHandle(this.dataSource)));
+  private get q(): SqliteStatements {
+    return (this.prepared ??= new SqliteStatements(sqliteHandle(this.dataSource)));
   }
 
-  recentResults(sensorId: number, limit: number): ResultRow[] {
-    return this.q.recent.all(sensorId, limit) as ResultRow[];
+  private get sql(): SqlClient {
+    return sqlClientFor(this.dataSource);
   }
 
-  total(tier: HistoryTier, sensorId: number, from: number, to: number): Bucket {
-    return toBucket({
-      start: from,
-      ...(this.q.totals.get(tier)!.get(sensorId, from, to) as Omit<BucketRow, 'start'>),
-    });
+  get dialect(): Dialect {
+    return this.sql.dialect;
+  }
+
+  async recentResults(sensorId: number, limit: number): Promise<ResultRow[]> {
+    const rows = await this.sql.all<ResultRow>(
+      `SELECT ts, success, status_code, latency_ms, message FROM probe_results
+       WHERE sensor_id = ? ORDER BY ts DESC LIMIT ?`,
+      [sensorId, limit],
+    );
+    return rows.map(resultRow);
+  }
+
+  async total(tier: HistoryTier, sensorId: number, from: number, to: number): Promise<Bucket> {
+    const { table, time, aggregates } = TABLE[tier];
+    const row = await this.sql.get<Omit<BucketRow, 'start'>>(
+      `SELECT ${aggregates} FROM ${table} WHERE sensor_id = ? AND ${time} >= ? AND ${time} < ?`,
+      [sensorId, from, to],
+    );
+    return toBucket({ start: from, ...row! });
   }
 
   /** Buckets of `step` milliseconds keyed by their start; steps without rows are absent. */
-  bucketed(tier: HistoryTier, sensorId: number, from: number, to: number, step: number): Map<number, Bucket> {
-    const rows = this.q.buckets.get(tier)!.all({ sensor: sensorId, from, to, step }) as BucketRow[];
-    return new Map(rows.map((row) => [row.start, toBucket(row)]));
+  async bucketed(
+    tier: HistoryTier,
+    sensorId: number,
+    from: number,
+    to: number,
+    step: number,
+  ): Promise<Map<number, Bucket>> {
+    const { table, time, aggregates } = TABLE[tier];
+    // The step is an integer the code chose, not input: inlined, so both backends group by one expression.
+    const start = `${time} - ${time} % ${Math.trunc(step)}`;
+    const rows = await this.sql.all<BucketRow>(
+      `SELECT ${start} AS start, ${aggregates} FROM ${table}
+       WHERE sensor_id = ? AND ${time} >= ? AND ${time} < ? GROUP BY ${start}`,
+      [sensorId, from, to],
+    );
+    return new Map(rows.map((row) => [Number(row.start), toBucket(row)]));
   }
 
-  oldestDailyBucket(sensorId: number): number | null {
-    return (this.q.oldestDaily.get(sensorId) as { ts: number } | undefined)?.ts ?? null;
+  async oldestDailyBucket(sensorId: number): Promise<number | null> {
+    const row = await this.sql.get<{ ts: number }>(
+      'SELECT bucket_start AS ts FROM rollup_daily WHERE sensor_id = ? ORDER BY bucket_start LIMIT 1',
+      [sensorId],
+    );
+    return row ? Number(row.ts) : null;
   }
 
   /** Every sensor's results counted over the hourly buckets in [from, to). */
-  hourlyTotalsOfAll(from: number, to: number): { sensor_id: number; count: number; up: number }[] {
-    return this.q.hourlyTotals.all(from, to) as { sensor_id: number; count: number; up: number }[];
+  async hourlyTotalsOfAll(
+    from: number,
+    to: number,
+  ): Promise<{ sensor_id: number; count: number; up: number }[]> {
+    const rows = await this.sql.all<{ sensor_id: number; count: number; up: number }>(
+      `SELECT sensor_id, sum(count) AS count, sum(up) AS up FROM rollup_hourly
+       WHERE bucket_start >= ? AND bucket_start < ? GROUP BY sensor_id`,
+      [from, to],
+    );
+    return rows.map((r) => ({ sensor_id: Number(r.sensor_id), count: Number(r.count), up: Number(r.up) }));
   }
 
   /** Stores one result under `ts` (a deleted sensor's result is skipped). */
@@ -226,6 +217,38 @@ export class HistoryRepository {
       r.latencyMs,
       r.message,
       r.sensorId,
+    );
+  }
+
+  // Set-based writes for both backends (see history-writes.repository.ts).
+  insertResultsBatch(tx: SqlExecutor, results: StoredResult[]): Promise<void> {
+    return insertResultsBatchStatement(tx, results);
+  }
+
+  summariseHours(tx: SqlExecutor, sensorIds: number[], from: number, to: number): Promise<number> {
+    return summariseHoursStatement(tx, sensorIds, from, to);
+  }
+
+  summariseDays(tx: SqlExecutor, sensorIds: number[], from: number, to: number): Promise<number> {
+    return summariseDaysStatement(tx, sensorIds, from, to);
+  }
+
+  pruneRaw(tx: SqlExecutor, sensorIds: number[], before: number): Promise<number> {
+    return pruneRawStatement(tx, sensorIds, before);
+  }
+
+  pruneHourly(tx: SqlExecutor, sensorIds: number[], before: number): Promise<number> {
+    return pruneHourlyStatement(tx, sensorIds, before);
+  }
+
+  /** Stores one result under `ts` inside `tx` (a deleted sensor's result is skipped). */
+  async insertResult(tx: SqlExecutor, r: StoredResult, ts: number): Promise<void> {
+    await tx.run(
+      `INSERT INTO probe_results (sensor_id, ts, success, status_code, latency_ms, message)
+       SELECT CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS BOOLEAN), CAST(? AS INTEGER),
+         CAST(? AS DOUBLE PRECISION), CAST(? AS TEXT)
+       WHERE EXISTS (SELECT 1 FROM sensors WHERE id = ?)`,
+      [r.sensorId, ts, r.success, r.statusCode, r.latencyMs, r.message, r.sensorId],
     );
   }
 
@@ -248,12 +271,19 @@ export class HistoryRepository {
   }
 
   /** The oldest raw result over all sensors (one index probe per sensor, not a scan). */
-  oldestRaw(): number | null {
-    return (this.q.oldestRaw.get() as number | null | undefined) ?? null;
+  async oldestRaw(): Promise<number | null> {
+    const row = await this.sql.get<{ ts: number | null }>(
+      `SELECT min((SELECT ts FROM probe_results p WHERE p.sensor_id = s.id ORDER BY ts LIMIT 1)) AS ts FROM sensors s`,
+    );
+    return row?.ts == null ? null : Number(row.ts);
   }
 
-  oldestHourly(): number | null {
-    return (this.q.oldestHourly.get() as number | null | undefined) ?? null;
+  async oldestHourly(): Promise<number | null> {
+    const row = await this.sql.get<{ ts: number | null }>(
+      `SELECT min((SELECT bucket_start FROM rollup_hourly h WHERE h.sensor_id = s.id ORDER BY bucket_start LIMIT 1))
+         AS ts FROM sensors s`,
+    );
+    return row?.ts == null ? null : Number(row.ts);
   }
 
   /**
@@ -261,36 +291,60 @@ export class HistoryRepository {
    * success or the newest incident resolution (`lastResolvedAt`), the newest result and the recent
    * outcomes. Every query is a primary-key range scan.
    */
-  sensorHistory(sensorId: number, lastResolvedAt: number | null = null): SensorHistory {
-    const q = this.q;
-    const recent = q.recent.all(sensorId, RECENT_OUTCOMES) as RecentRow[];
+  async sensorHistory(sensorId: number, lastResolvedAt: number | null = null): Promise<SensorHistory> {
+    const recent = await this.recentResults(sensorId, RECENT_OUTCOMES);
     const newest = recent[0];
     if (!newest) return { history: { newest: null, trailingFailures: 0, streakStartedAt: null }, recent };
     const stored = { at: newest.ts, success: newest.success === 1, message: newest.message };
     if (newest.success) {
       return { history: { newest: stored, trailingFailures: 0, streakStartedAt: null }, recent };
     }
-    const { ts: lastOk } = q.lastSuccess.get(sensorId) as { ts: number | null };
-    const boundary = streakBoundary(lastOk, lastResolvedAt);
-    const { n, first } = q.streakSince.get(sensorId, boundary ?? -1) as { n: number; first: number | null };
-    return { history: { newest: stored, trailingFailures: n, streakStartedAt: first }, recent };
+    const lastOk = await this.sql.get<{ ts: number | null }>(
+      'SELECT max(ts) AS ts FROM probe_results WHERE sensor_id = ? AND success = ?',
+      [sensorId, true],
+    );
+    const boundary = streakBoundary(lastOk?.ts == null ? null : Number(lastOk.ts), lastResolvedAt);
+    const streak = await this.sql.get<{ n: number; first: number | null }>(
+      'SELECT count(*) AS n, min(ts) AS first FROM probe_results WHERE sensor_id = ? AND ts > ?',
+      [sensorId, boundary ?? -1],
+    );
+    return {
+      history: {
+        newest: stored,
+        trailingFailures: Number(streak?.n ?? 0),
+        streakStartedAt: streak?.first == null ? null : Number(streak.first),
+      },
+      recent,
+    };
   }
 
   /** The first and last stored result of a sensor, or null when it has none. */
-  resultSpan(sensorId: number): { first: number; last: number } | null {
-    const first = this.q.first.get(sensorId) as number | undefined;
-    if (first === undefined) return null;
-    return { first, last: this.q.last.get(sensorId) as number };
+  async resultSpan(sensorId: number): Promise<{ first: number; last: number } | null> {
+    const row = await this.sql.get<{ first: number | null; last: number | null }>(
+      `SELECT (SELECT ts FROM probe_results WHERE sensor_id = ? ORDER BY ts LIMIT 1) AS first,
+         (SELECT ts FROM probe_results WHERE sensor_id = ? ORDER BY ts DESC LIMIT 1) AS last`,
+      [sensorId, sensorId],
+    );
+    if (row?.first == null || row.last == null) return null;
+    return { first: Number(row.first), last: Number(row.last) };
   }
 
   /** Raw results of a sensor in [from, to), counted row by row. */
-  countRows(sensorId: number, from: number, to: number): number {
-    return this.q.rows.get(sensorId, from, to) as number;
+  async countRows(sensorId: number, from: number, to: number): Promise<number> {
+    const row = await this.sql.get<{ n: number }>(
+      'SELECT count(*) AS n FROM probe_results WHERE sensor_id = ? AND ts >= ? AND ts < ?',
+      [sensorId, from, to],
+    );
+    return Number(row?.n ?? 0);
   }
 
   /** Results of a sensor in [from, to) as its hourly buckets count them. */
-  countSummarised(sensorId: number, from: number, to: number): number {
-    return this.q.summarised.get(sensorId, from, to) as number;
+  async countSummarised(sensorId: number, from: number, to: number): Promise<number> {
+    const row = await this.sql.get<{ n: number }>(
+      'SELECT coalesce(sum(count), 0) AS n FROM rollup_hourly WHERE sensor_id = ? AND bucket_start >= ? AND bucket_start < ?',
+      [sensorId, from, to],
+    );
+    return Number(row?.n ?? 0);
   }
 
   /**
@@ -298,30 +352,43 @@ export class HistoryRepository {
    * newest first, with the sensor's name joined in (the search is about results).
    */
   async searchMessages(pattern: string, from: number, to: number, limit: number): Promise<ResultSearchRow[]> {
-    return (await this.dataSource.query(
+    const rows = await this.sql.all<ResultSearchRow>(
       `SELECT r.sensor_id, s.name AS sensor_name, r.ts, r.success, r.message
        FROM (SELECT sensor_id, max(ts) AS ts FROM probe_results
-             WHERE ts >= ? AND ts <= ? AND ${like('message')}
+             WHERE ts >= ? AND ts <= ? AND ${likeFragment(this.sql.dialect, 'message')}
              GROUP BY sensor_id) newest
        JOIN probe_results r ON r.sensor_id = newest.sensor_id AND r.ts = newest.ts
        JOIN sensors s ON s.id = r.sensor_id
        ORDER BY r.ts DESC, r.sensor_id LIMIT ?`,
       [from, to, pattern, limit],
-    )) as ResultSearchRow[];
+    );
+    return rows.map((r) => ({ ...r, success: boolOf(r.success) ? 1 : 0 }));
   }
 
   /** Stores invented results (sample data) inside the caller's transaction. */
-  insertSampleResults(tx: SyncTx, sensorId: number, results: Omit<StoredResult, 'sensorId'>[]): void {
-    const insert = connectionOf(tx).prepare(
-      'INSERT INTO probe_results (sensor_id, ts, success, status_code, latency_ms, message) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    for (const r of results)
-      insert.run(sensorId, r.ts, r.success ? 1 : 0, r.statusCode, r.latencyMs, r.message);
+  async insertSampleResults(
+    tx: SqlExecutor,
+    sensorId: number,
+    results: Omit<StoredResult, 'sensorId'>[],
+  ): Promise<void> {
+    const perChunk = 5000;
+    for (let at = 0; at < results.length; at += perChunk) {
+      const chunk = results.slice(at, at + perChunk);
+      await tx.run(
+        `INSERT INTO probe_results (sensor_id, ts, success, status_code, latency_ms, message)
+         VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
+        chunk.flatMap((r) => [sensorId, r.ts, r.success, r.statusCode, r.latencyMs, r.message]),
+      );
+    }
   }
 
   /** How many results the given sensors have. */
-  countResultsOf(tx: SyncTx, sensorIds: number[]): number {
-    const count = connectionOf(tx).prepare('SELECT count(*) FROM probe_results WHERE sensor_id = ?').pluck();
-    return sensorIds.reduce((sum, id) => sum + (count.get(id) as number), 0);
+  async countResultsOf(tx: SqlExecutor, sensorIds: number[]): Promise<number> {
+    if (sensorIds.length === 0) return 0;
+    const row = await tx.get<{ n: number }>(
+      `SELECT count(*) AS n FROM probe_results WHERE sensor_id IN (${sensorIds.map(() => '?').join(', ')})`,
+      sensorIds,
+    );
+    return Number(row?.n ?? 0);
   }
 }

@@ -60,10 +60,10 @@ export class HistoryService {
     };
   }
 
-  results(sensorId: number, limit: number): ProbeResult[] {
-    this.sensor(sensorId);
-    this.writer.flush();
-    return this.queries.recentResults(sensorId, limit).map((row) => ({
+  async results(sensorId: number, limit: number): Promise<ProbeResult[]> {
+    await this.sensor(sensorId);
+    await this.writer.flushed();
+    return (await this.queries.recentResults(sensorId, limit)).map((row) => ({
       ts: new Date(row.ts).toISOString(),
       success: row.success === 1,
       status_code: row.status_code,
@@ -72,11 +72,11 @@ export class HistoryService {
     }));
   }
 
-  series(sensorId: number, range: HistoryRange): SeriesResponse {
-    const sensor = this.sensor(sensorId);
-    const { tier, from, to } = this.window(sensor, range);
+  async series(sensorId: number, range: HistoryRange): Promise<SeriesResponse> {
+    const sensor = await this.sensor(sensorId);
+    const { tier, from, to } = await this.window(sensor, range);
     const step = chooseStep(to - from, tier, sensor.interval * 1000);
-    const buckets = this.queries.bucketed(tier, sensorId, from - (from % step), to, step);
+    const buckets = await this.queries.bucketed(tier, sensorId, from - (from % step), to, step);
     return {
       range,
       tier,
@@ -88,9 +88,9 @@ export class HistoryService {
   }
 
   async uptime(sensorId: number, range: HistoryRange): Promise<UptimeResponse> {
-    const sensor = this.sensor(sensorId);
-    const { tier, from, to } = this.window(sensor, range);
-    const total = this.queries.total(tier, sensorId, from, to);
+    const sensor = await this.sensor(sensorId);
+    const { tier, from, to } = await this.window(sensor, range);
+    const total = await this.queries.total(tier, sensorId, from, to);
     const stats = bucketStats(total);
     const incidents = await this.incidentRows.overlapping(sensorId, from, to);
     return {
@@ -113,30 +113,33 @@ export class HistoryService {
    * summarises an hour within minutes of its end). Kept for a minute: the summary asks on every
    * dashboard's connect and every minute, and the answer changes once an hour.
    */
-  uptimeLastDay(): ReadonlyMap<number, number | null> {
+  async uptimeLastDay(): Promise<ReadonlyMap<number, number | null>> {
     const now = this.clock.now();
     if (this.lastDay && now - this.lastDay.at < LAST_DAY_CACHE_MS && now >= this.lastDay.at) {
       return this.lastDay.uptime;
     }
     const to = now - (now % HOUR_MS);
     const uptime = new Map<number, number | null>();
-    for (const row of this.queries.hourlyTotalsOfAll(to - DAY_MS, to)) {
+    for (const row of await this.queries.hourlyTotalsOfAll(to - DAY_MS, to)) {
       uptime.set(row.sensor_id, bucketStats({ ...emptyBucket(), count: row.count, up: row.up }).uptime);
     }
     this.lastDay = { at: now, uptime };
     return uptime;
   }
 
-  private window(sensor: SensorRow, range: HistoryRange): { tier: HistoryTier; from: number; to: number } {
+  private async window(
+    sensor: SensorRow,
+    range: HistoryRange,
+  ): Promise<{ tier: HistoryTier; from: number; to: number }> {
     const tier = chooseTier(range, this.retention);
     // Results still waiting for their batch belong in a raw read.
-    if (tier === 'raw') this.writer.flush();
-    const oldest = range === 'all' ? this.queries.oldestDailyBucket(sensor.id) : null;
+    if (tier === 'raw') await this.writer.flushed();
+    const oldest = range === 'all' ? await this.queries.oldestDailyBucket(sensor.id) : null;
     return { tier, ...historyWindow(range, tier, this.clock.now(), oldest) };
   }
 
-  private sensor(id: number): SensorRow {
-    const row = this.sensors.basicsNow(id);
+  private async sensor(id: number): Promise<SensorRow> {
+    const row = await this.sensors.basics(id);
     if (!row) throw new NotFoundError(`no sensor with id ${id}`);
     return row;
   }

@@ -2,7 +2,7 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { DatabaseLifecycle } from '../core/database/database.module';
 import { storageErrorCode } from '../core/database/storage-errors';
 import { StorageHealth } from '../core/database/storage-health';
-import { UnitOfWork } from '../core/database/unit-of-work';
+import { UnitOfWork, type SqlExecutor } from '../core/database/unit-of-work';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
 import type { SensorRuntimeColumns } from '../sensors/sensor-runtime-columns';
@@ -58,15 +58,30 @@ export class ResultWriter implements OnModuleInit {
     private readonly sensorRows: SensorsRepository,
   ) {}
 
+  /** PostgreSQL: the flush in progress (one at a time), and whether another is due after it. */
+  private flushing?: Promise<void>;
+  private flushAgain = false;
+  /** PostgreSQL: the batch being written; the maintenance pass must not close its hours yet. */
+  private inFlight: StoredResult[] = [];
+
   onModuleInit(): void {
     // The last flush happens after the HTTP server has drained, just before the database closes.
-    this.lifecycle.beforeClose(() => {
-      this.flush();
+    this.lifecycle.beforeClose(async () => {
+      await this.flushed();
       this.closed = true;
     });
   }
 
-  private writeBatch(results: StoredResult[], sensors: Map<number, SensorRuntimeColumns>): void {
+  /** One transaction for the batch: synchronous on SQLite, multi-row statements on PostgreSQL. */
+  private writeBatch(
+    results: StoredResult[],
+    sensors: Map<number, SensorRuntimeColumns>,
+  ): void | Promise<void> {
+    if (this.unit.dialect === 'postgres')
+      return this.unit.transaction(async (tx) => {
+        await this.history.insertResultsBatch(tx, results);
+        await this.sensorRows.writeRuntimeBatch(tx, [...sensors]);
+      });
     this.unit.now(() => {
       // A sensor deleted while its result waited here is skipped rather than failing the batch.
       for (const r of results) this.history.insertResultNow(r, r.ts);
@@ -85,22 +100,22 @@ export class ResultWriter implements OnModuleInit {
   }
 
   /**
-   * Writes one result and the sensor's runtime columns at once, inside the caller's synchronous
-   * transaction on the shared connection: a result that opens or closes an incident commits with
-   * it. Returns the timestamp it is stored under. Earlier results of the sensor may still wait in
-   * the batch; its waiting runtime columns are older than these and are dropped.
+   * Writes one result and the sensor's runtime columns at once, inside the caller's transaction:
+   * a result that opens or closes an incident commits with it. Returns the timestamp it is stored
+   * under. Earlier results of the sensor may still wait in the batch; its waiting runtime columns
+   * are older than these and are dropped.
    */
-  writeNow(result: StoredResult, sensor: SensorRuntimeColumns): number {
+  async writeIn(tx: SqlExecutor, result: StoredResult, sensor: SensorRuntimeColumns): Promise<number> {
     const ts = this.nextTs(result);
-    this.history.insertResultNow(result, ts);
-    this.writeSensorNow(result.sensorId, sensor);
+    await this.history.insertResult(tx, result, ts);
+    await this.writeSensorIn(tx, result.sensorId, sensor);
     return ts;
   }
 
-  /** A sensor's runtime columns, inside the caller's synchronous transaction (see writeNow). */
-  writeSensorNow(sensorId: number, sensor: SensorRuntimeColumns): void {
+  /** A sensor's runtime columns, inside the caller's transaction (see writeIn). */
+  async writeSensorIn(tx: SqlExecutor, sensorId: number, sensor: SensorRuntimeColumns): Promise<void> {
     this.sensors.delete(sensorId);
-    this.sensorRows.writeRuntimeNow(sensorId, sensor);
+    await this.sensorRows.writeRuntime(tx, sensorId, sensor);
   }
 
   private nextTs(result: StoredResult): number {
@@ -137,10 +152,11 @@ export class ResultWriter implements OnModuleInit {
     };
   }
 
-  /** The time of the oldest result still waiting to be written, or Infinity. */
+  /** The time of the oldest result still waiting to be written (or being written), or Infinity. */
   oldestPending(): number {
     let oldest = Number.POSITIVE_INFINITY;
     for (const result of this.results) if (result.ts < oldest) oldest = result.ts;
+    for (const result of this.inFlight) if (result.ts < oldest) oldest = result.ts;
     return oldest;
   }
 
@@ -151,12 +167,25 @@ export class ResultWriter implements OnModuleInit {
     this.lastTs.delete(sensorId);
   }
 
+  /** Resolves once no batch is being written (PostgreSQL; at once on SQLite). */
+  async settled(): Promise<void> {
+    while (this.flushing) await this.flushing;
+  }
+
+  /** Writes what waits and resolves once it is written (or kept for a retry). */
+  async flushed(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    this.flush();
+    while (this.flushing) await this.flushing;
+  }
+
   flush(): void {
     // While writes fail only the backoff timer retries, so new results do not each retry the batch.
     if (this.failures > 0 && !this.lifecycle.closing && Date.now() < this.retryAt) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     if (this.closed || (this.results.length === 0 && this.sensors.size === 0)) return;
+    if (this.unit.dialect === 'postgres') return this.flushPostgres();
     // Joining a transaction someone else has open would tie these rows to its fate: wait instead.
     if (this.unit.inTransaction || this.holds > 0) return this.arm();
     // A backlog left by a failure spell goes out in chunks, so the event loop stays free.
@@ -166,7 +195,7 @@ export class ResultWriter implements OnModuleInit {
     this.results = chunked ? this.results.slice(BACKLOG_CHUNK) : [];
     this.sensors = new Map();
     try {
-      this.writeBatch(results, sensors);
+      void this.writeBatch(results, sensors); // SQLite: synchronous, nothing to await
     } catch (error) {
       this.keepForRetry(error, results, sensors);
       return;
@@ -176,6 +205,48 @@ export class ResultWriter implements OnModuleInit {
     this.failures = 0;
     this.dropped = 0;
     if (chunked) setImmediate(() => this.flush());
+  }
+
+  /**
+   * PostgreSQL: the batch goes out as one transaction of multi-row statements (results, then the
+   * sensors' runtime columns), one flush at a time; a flush asked for meanwhile runs right after.
+   */
+  private flushPostgres(): void {
+    if (this.flushing) {
+      this.flushAgain = true;
+      return;
+    }
+    if (this.holds > 0) return this.arm();
+    const chunked = !this.lifecycle.closing && this.results.length > BACKLOG_CHUNK;
+    const results = chunked ? this.results.slice(0, BACKLOG_CHUNK) : this.results;
+    const sensors = this.sensors;
+    this.results = chunked ? this.results.slice(BACKLOG_CHUNK) : [];
+    this.sensors = new Map();
+    this.inFlight = results;
+    let written: Promise<void>;
+    try {
+      written = Promise.resolve(this.writeBatch(results, sensors));
+    } catch (error) {
+      written = Promise.reject(error as Error);
+    }
+    this.flushing = written.then(
+      () => {
+        if (this.failures > 0)
+          this.health.reportSuccess({ results_written: results.length, results_dropped: this.dropped });
+        this.failures = 0;
+        this.dropped = 0;
+        if (chunked) this.flushAgain = true;
+      },
+      (error: unknown) => this.keepForRetry(error, results, sensors),
+    );
+    void this.flushing.finally(() => {
+      this.flushing = undefined;
+      this.inFlight = [];
+      if (this.flushAgain && !this.closed) {
+        this.flushAgain = false;
+        setImmediate(() => this.flush());
+      }
+    });
   }
 
   /** Keeps a batch that could not be written (bounded) and schedules the next try with backoff. */

@@ -12,7 +12,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
-import { UnitOfWork } from '../core/database/unit-of-work';
+import { UnitOfWork, type SqlExecutor } from '../core/database/unit-of-work';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
 import { SensorsRepository } from '../sensors/sensors.repository';
@@ -101,11 +101,12 @@ export class RollupMaintenance implements BeforeApplicationShutdown {
     return this.running;
   }
 
-  watermarks(): RollupWatermarks {
-    const read = (key: string) => this.settings.readNow<number>(key) ?? null;
+  /** How far the hourly and daily buckets are complete (read inside `tx` when given). */
+  async watermarks(tx?: SqlExecutor): Promise<RollupWatermarks> {
+    const read = (key: string) => this.settings.get<number | null>(key, null, tx);
     return {
-      hourlyThrough: read(WATERMARK_KEYS.hourlyThrough),
-      dailyThrough: read(WATERMARK_KEYS.dailyThrough),
+      hourlyThrough: await read(WATERMARK_KEYS.hourlyThrough),
+      dailyThrough: await read(WATERMARK_KEYS.dailyThrough),
     };
   }
 
@@ -120,28 +121,34 @@ export class RollupMaintenance implements BeforeApplicationShutdown {
       max_chunk_ms: 0,
       duration_ms: 0,
     };
+    // A batch being written is neither waiting nor readable yet: let it land first.
+    await this.writer.settled();
     const now = this.clock.now();
-    const marks = this.watermarks();
+    const marks = await this.watermarks();
     const q = this.history;
 
     const hours = hoursDue(
       marks.hourlyThrough,
-      marks.hourlyThrough === null ? q.oldestRaw() : null,
+      marks.hourlyThrough === null ? await q.oldestRaw() : null,
       now,
       Math.min(this.openSince(), this.writer.oldestPending()),
     );
     for (const piece of pieces(hours)) {
-      report.hourly_buckets += await this.eachSensor(report, (id) =>
-        q.summariseHoursNow(id, piece.from, piece.to),
+      report.hourly_buckets += await this.eachSensor(
+        report,
+        (id) => q.summariseHoursNow(id, piece.from, piece.to),
+        (tx, ids) => q.summariseHours(tx, ids, piece.from, piece.to),
       );
-      marks.hourlyThrough = this.advance('hourlyThrough', piece.to);
+      marks.hourlyThrough = await this.advance('hourlyThrough', piece.to);
     }
-    const oldestHourly = marks.dailyThrough === null ? q.oldestHourly() : null;
+    const oldestHourly = marks.dailyThrough === null ? await q.oldestHourly() : null;
     for (const piece of pieces(daysDue(marks.dailyThrough, marks.hourlyThrough, oldestHourly))) {
-      report.daily_buckets += await this.eachSensor(report, (id) =>
-        q.summariseDaysNow(id, piece.from, piece.to),
+      report.daily_buckets += await this.eachSensor(
+        report,
+        (id) => q.summariseDaysNow(id, piece.from, piece.to),
+        (tx, ids) => q.summariseDays(tx, ids, piece.from, piece.to),
       );
-      marks.dailyThrough = this.advance('dailyThrough', piece.to);
+      marks.dailyThrough = await this.advance('dailyThrough', piece.to);
     }
     const cutoffs = pruneCutoffs(
       marks,
@@ -152,15 +159,23 @@ export class RollupMaintenance implements BeforeApplicationShutdown {
       now,
     );
     if (Number.isFinite(cutoffs.raw))
-      report.pruned_raw = await this.eachSensor(report, (id) => q.pruneRawNow(id, cutoffs.raw));
+      report.pruned_raw = await this.eachSensor(
+        report,
+        (id) => q.pruneRawNow(id, cutoffs.raw),
+        (tx, ids) => q.pruneRaw(tx, ids, cutoffs.raw),
+      );
     if (Number.isFinite(cutoffs.hourly))
-      report.pruned_hourly = await this.eachSensor(report, (id) => q.pruneHourlyNow(id, cutoffs.hourly));
+      report.pruned_hourly = await this.eachSensor(
+        report,
+        (id) => q.pruneHourlyNow(id, cutoffs.hourly),
+        (tx, ids) => q.pruneHourly(tx, ids, cutoffs.hourly),
+      );
     report.duration_ms = Math.round(performance.now() - started);
     return report;
   }
 
-  private advance(key: keyof RollupWatermarks, through: number): number {
-    this.settings.writeNow(WATERMARK_KEYS[key], through);
+  private async advance(key: keyof RollupWatermarks, through: number): Promise<number> {
+    await this.settings.set(WATERMARK_KEYS[key], through);
     return through;
   }
 
@@ -168,8 +183,13 @@ export class RollupMaintenance implements BeforeApplicationShutdown {
    * Runs `work` for every sensor, in transactions of about CHUNK_BUDGET_MS each, yielding to the
    * event loop between them. Returns the total of what `work` returned.
    */
-  private async eachSensor(report: PassReport, work: (sensorId: number) => number): Promise<number> {
-    const ids = this.sensors.idsNow();
+  private async eachSensor(
+    report: PassReport,
+    work: (sensorId: number) => number,
+    setWork: (tx: SqlExecutor, sensorIds: number[]) => Promise<number>,
+  ): Promise<number> {
+    const ids = await this.sensors.ids();
+    if (this.unit.dialect === 'postgres') return this.eachSensorSet(report, ids, setWork);
     let total = 0;
     let next = 0;
     const chunk = () =>
@@ -190,7 +210,30 @@ export class RollupMaintenance implements BeforeApplicationShutdown {
     }
     return total;
   }
+
+  /** PostgreSQL: one set-based statement per slice of sensors, each in its own transaction. */
+  private async eachSensorSet(
+    report: PassReport,
+    ids: number[],
+    work: (tx: SqlExecutor, sensorIds: number[]) => Promise<number>,
+  ): Promise<number> {
+    let total = 0;
+    for (let at = 0; at < ids.length; at += SENSORS_PER_STATEMENT) {
+      if (this.stopping) throw new PassStopped();
+      const started = performance.now();
+      total += await this.unit.transaction((tx) => work(tx, ids.slice(at, at + SENSORS_PER_STATEMENT)));
+      report.chunks += 1;
+      report.max_chunk_ms = Math.max(
+        report.max_chunk_ms,
+        Math.round((performance.now() - started) * 10) / 10,
+      );
+    }
+    return total;
+  }
 }
+
+/** PostgreSQL: this many sensors per set-based statement and transaction. */
+const SENSORS_PER_STATEMENT = 500;
 
 class PassStopped extends Error {
   constructor() {

@@ -1,116 +1,77 @@
 import { Injectable } from '@nestjs/common';
-import type Database from 'better-sqlite3';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { connectionOf, type SyncTx } from '../core/database/unit-of-work';
-import { IncidentEntity } from './incident.entity';
+import { DataSource } from 'typeorm';
 import { containsPattern } from '../core/database/like-pattern';
-import { sqliteHandle } from '../core/database/sqlite-handle';
+import {
+  boolOf,
+  likeFragment,
+  sqlClientFor,
+  type SqlClient,
+  type SqlExecutor,
+} from '../core/database/sql-client';
 import type { IncidentFilter } from './incident-query';
+import { IncidentEntity } from './incident.entity';
+
+const COLUMNS = `i.id, i.sensor_id, i.started_at, i.resolved_at, i.cause, i.acknowledged, i.acknowledged_by,
+  i.acknowledged_at, i.note, i.reconstructed`;
 
 /** Incident rows. Incidents are never deleted on their own (only with their sensor). */
 @Injectable()
 export class IncidentsRepository {
-  private statements?: {
-    insert: Database.Statement;
-    byId: Database.Statement;
-    resolve: Database.Statement;
-  };
-
   constructor(private readonly dataSource: DataSource) {}
 
-  private prepared() {
-    const db = sqliteHandle(this.dataSource);
-    this.statements ??= {
-      insert: db.prepare(
-        `INSERT INTO incidents (sensor_id, started_at, resolved_at, cause, acknowledged, acknowledged_by,
-           acknowledged_at, note, reconstructed) VALUES (?, ?, NULL, ?, 0, NULL, NULL, '', 0)`,
-      ),
-      byId: db.prepare('SELECT * FROM incidents WHERE id = ?'),
-      resolve: db.prepare('UPDATE incidents SET resolved_at = ?, note = ? WHERE id = ?'),
-    };
-    return this.statements;
+  private get sql(): SqlClient {
+    return sqlClientFor(this.dataSource);
   }
 
-  /**
-   * Opens an incident inside the caller's synchronous transaction on the shared connection, so
-   * that it commits together with the result and the alerts that caused it.
-   */
-  openNow(sensorId: number, startedAt: number, cause: string): IncidentEntity {
-    const { insert, byId } = this.prepared();
-    const { lastInsertRowid } = insert.run(sensorId, startedAt, cause);
-    return entityOf(byId.get(lastInsertRowid) as IncidentRow);
-  }
-
-  /** findById() as a synchronous read, for use inside the caller's transaction (see openNow). */
-  findNow(id: number): IncidentEntity | null {
-    const row = this.prepared().byId.get(id) as IncidentRow | undefined;
-    return row ? entityOf(row) : null;
-  }
-
-  /** close() inside the caller's synchronous transaction (see openNow). */
-  closeNow(id: number, resolvedAt: number, note: string | null): IncidentEntity | null {
-    const { byId, resolve } = this.prepared();
-    const row = byId.get(id) as IncidentRow | undefined;
-    if (!row || row.resolved_at !== null) return row ? entityOf(row) : null;
-    const merged = note ? (row.note ? `${row.note}\n${note}` : note) : row.note;
-    resolve.run(resolvedAt, merged, id);
-    return entityOf({ ...row, resolved_at: resolvedAt, note: merged });
-  }
-
-  /** When each sensor's newest resolved incident was resolved, for rebuilding runtime state. */
-  async lastResolved(): Promise<Map<number, number>> {
-    const rows = (await this.dataSource.query(
-      'SELECT sensor_id, max(resolved_at) AS at FROM incidents WHERE resolved_at IS NOT NULL GROUP BY sensor_id',
-    )) as { sensor_id: number; at: number }[];
-    return new Map(rows.map((r) => [r.sensor_id, r.at]));
-  }
-
-  private repo(manager?: EntityManager) {
-    return (manager ?? this.dataSource.manager).getRepository(IncidentEntity);
-  }
-
+  /** Opens an incident inside `tx`, so it commits with the result and alerts that caused it. */
   async open(
     sensorId: number,
     startedAt: number,
     cause: string,
     reconstructed: boolean,
-    manager?: EntityManager,
+    tx: SqlExecutor = this.sql,
   ): Promise<IncidentEntity> {
-    return this.repo(manager).save(
-      this.repo(manager).create({
-        sensorId,
-        startedAt,
-        resolvedAt: null,
-        cause,
-        acknowledged: false,
-        acknowledgedBy: null,
-        acknowledgedAt: null,
-        note: '',
-        reconstructed,
-      }),
+    const row = await tx.get<{ id: number }>(
+      `INSERT INTO incidents (sensor_id, started_at, resolved_at, cause, acknowledged, acknowledged_by,
+         acknowledged_at, note, reconstructed) VALUES (?, ?, NULL, ?, ?, NULL, NULL, '', ?) RETURNING id`,
+      [sensorId, startedAt, cause, false, reconstructed],
     );
+    return (await this.findById(Number(row!.id), tx))!;
   }
 
-  /** Closes the open incident of a sensor; a note, when given, is appended to the existing one. */
+  /** Closes an incident; a note, when given, is appended to the existing one. */
   async close(
     id: number,
     resolvedAt: number,
     note: string | null,
-    manager?: EntityManager,
+    tx: SqlExecutor = this.sql,
   ): Promise<IncidentEntity | null> {
-    const incident = await this.repo(manager).findOneBy({ id });
+    const incident = await this.findById(id, tx);
     if (!incident || incident.resolvedAt !== null) return incident;
-    incident.resolvedAt = resolvedAt;
-    if (note) incident.note = incident.note ? `${incident.note}\n${note}` : note;
-    return this.repo(manager).save(incident);
+    const merged = note ? (incident.note ? `${incident.note}\n${note}` : note) : incident.note;
+    await tx.run('UPDATE incidents SET resolved_at = ?, note = ? WHERE id = ?', [resolvedAt, merged, id]);
+    return Object.assign(incident, { resolvedAt, note: merged });
   }
 
-  findOpen(sensorId: number): Promise<IncidentEntity | null> {
-    return this.repo().findOneBy({ sensorId, resolvedAt: IsNull() });
+  /** When each sensor's newest resolved incident was resolved, for rebuilding runtime state. */
+  async lastResolved(): Promise<Map<number, number>> {
+    const rows = await this.sql.all<{ sensor_id: number; at: number }>(
+      'SELECT sensor_id, max(resolved_at) AS at FROM incidents WHERE resolved_at IS NOT NULL GROUP BY sensor_id',
+    );
+    return new Map(rows.map((r) => [Number(r.sensor_id), Number(r.at)]));
   }
 
-  findById(id: number): Promise<IncidentEntity | null> {
-    return this.repo().findOneBy({ id });
+  async findOpen(sensorId: number): Promise<IncidentEntity | null> {
+    const row = await this.sql.get<IncidentRow>(
+      `SELECT ${COLUMNS} FROM incidents i WHERE i.sensor_id = ? AND i.resolved_at IS NULL`,
+      [sensorId],
+    );
+    return row ? entityOf(row) : null;
+  }
+
+  async findById(id: number, tx: SqlExecutor = this.sql): Promise<IncidentEntity | null> {
+    const row = await tx.get<IncidentRow>(`SELECT ${COLUMNS} FROM incidents i WHERE i.id = ?`, [id]);
+    return row ? entityOf(row) : null;
   }
 
   async setAcknowledgement(
@@ -121,66 +82,104 @@ export class IncidentsRepository {
     incident.acknowledgedBy = ack?.by ?? null;
     incident.acknowledgedAt = ack?.at ?? null;
     if (ack && ack.note) incident.note = ack.note;
-    return this.repo().save(incident);
+    await this.sql.run(
+      'UPDATE incidents SET acknowledged = ?, acknowledged_by = ?, acknowledged_at = ?, note = ? WHERE id = ?',
+      [incident.acknowledged, incident.acknowledgedBy, incident.acknowledgedAt, incident.note, incident.id],
+    );
+    return incident;
   }
 
   /**
    * Incidents matching every given filter, newest first (started_at, then id, descending), each with
    * its sensor's id and name loaded (nothing else of the sensor).
    */
-  list(filter: IncidentFilter): Promise<IncidentEntity[]> {
-    const query = this.repo()
-      .createQueryBuilder('i')
-      .innerJoin('i.sensor', 's')
-      .addSelect(['s.id', 's.name']);
-    if (filter.state === 'open' || filter.openOnly) query.andWhere('i.resolvedAt IS NULL');
-    if (filter.state === 'resolved') query.andWhere('i.resolvedAt IS NOT NULL');
-    if (filter.sensorId !== undefined)
-      query.andWhere('i.sensorId = :sensorId', { sensorId: filter.sensorId });
-    if (filter.startedFrom !== undefined)
-      query.andWhere('i.startedAt >= :startedFrom', { startedFrom: filter.startedFrom });
-    if (filter.startedTo !== undefined)
-      query.andWhere('i.startedAt <= :startedTo', { startedTo: filter.startedTo });
-    if (filter.text !== undefined)
-      query.andWhere(
-        "(i.cause LIKE :text ESCAPE '\\' OR s.name LIKE :text ESCAPE '\\' OR i.note LIKE :text ESCAPE '\\')",
-        { text: containsPattern(filter.text) },
+  async list(filter: IncidentFilter): Promise<IncidentEntity[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.state === 'open' || filter.openOnly) where.push('i.resolved_at IS NULL');
+    if (filter.state === 'resolved') where.push('i.resolved_at IS NOT NULL');
+    if (filter.sensorId !== undefined) {
+      where.push('i.sensor_id = ?');
+      params.push(filter.sensorId);
+    }
+    if (filter.startedFrom !== undefined) {
+      where.push('i.started_at >= ?');
+      params.push(filter.startedFrom);
+    }
+    if (filter.startedTo !== undefined) {
+      where.push('i.started_at <= ?');
+      params.push(filter.startedTo);
+    }
+    if (filter.text !== undefined) {
+      const d = this.sql.dialect;
+      where.push(
+        `(${likeFragment(d, 'i.cause')} OR ${likeFragment(d, 's.name')} OR ${likeFragment(d, 'i.note')})`,
       );
-    return query.orderBy('i.startedAt', 'DESC').addOrderBy('i.id', 'DESC').limit(filter.limit).getMany();
+      const text = containsPattern(filter.text);
+      params.push(text, text, text);
+    }
+    const rows = await this.sql.all<IncidentRow & { sensor_name: string }>(
+      `SELECT ${COLUMNS}, s.name AS sensor_name FROM incidents i INNER JOIN sensors s ON s.id = i.sensor_id
+       ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY i.started_at DESC, i.id DESC LIMIT ?`,
+      [...params, filter.limit],
+    );
+    return rows.map((row) => {
+      const incident = entityOf(row);
+      // Only the sensor's id and name are loaded.
+      incident.sensor = { id: incident.sensorId, name: row.sensor_name } as IncidentEntity['sensor'];
+      return incident;
+    });
   }
 
-  /** Every open incident, for rebuilding runtime state at start. */
   /** Stores an invented, resolved outage (sample data) inside the caller's transaction. */
-  insertSample(tx: SyncTx, sensorId: number, startedAt: number, resolvedAt: number, cause: string): void {
-    connectionOf(tx)
-      .prepare('INSERT INTO incidents (sensor_id, started_at, resolved_at, cause) VALUES (?, ?, ?, ?)')
-      .run(sensorId, startedAt, resolvedAt, cause);
+  async insertSample(
+    tx: SqlExecutor,
+    sensorId: number,
+    startedAt: number,
+    resolvedAt: number,
+    cause: string,
+  ) {
+    await tx.run('INSERT INTO incidents (sensor_id, started_at, resolved_at, cause) VALUES (?, ?, ?, ?)', [
+      sensorId,
+      startedAt,
+      resolvedAt,
+      cause,
+    ]);
   }
 
   /** How many incidents the given sensors have. */
-  countOf(tx: SyncTx, sensorIds: number[]): number {
-    const count = connectionOf(tx).prepare('SELECT count(*) FROM incidents WHERE sensor_id = ?').pluck();
-    return sensorIds.reduce((sum, id) => sum + (count.get(id) as number), 0);
+  async countOf(tx: SqlExecutor, sensorIds: number[]): Promise<number> {
+    if (sensorIds.length === 0) return 0;
+    const row = await tx.get<{ n: number }>(
+      `SELECT count(*) AS n FROM incidents WHERE sensor_id IN (${sensorIds.map(() => '?').join(', ')})`,
+      sensorIds,
+    );
+    return Number(row?.n ?? 0);
   }
 
   async count(): Promise<number> {
-    return this.dataSource.getRepository(IncidentEntity).count();
+    return Number((await this.sql.get<{ n: number }>('SELECT count(*) AS n FROM incidents'))?.n ?? 0);
   }
 
   /** A sensor's incidents that overlap [from, to), newest first. */
-  overlapping(sensorId: number, from: number, to: number): Promise<IncidentEntity[]> {
-    return this.dataSource
-      .getRepository(IncidentEntity)
-      .createQueryBuilder('i')
-      .where('i.sensor_id = :sensorId AND i.started_at < :to', { sensorId, to })
-      .andWhere('(i.resolved_at IS NULL OR i.resolved_at > :from)', { from })
-      .orderBy('i.started_at', 'DESC')
-      .addOrderBy('i.id', 'DESC')
-      .getMany();
+  async overlapping(sensorId: number, from: number, to: number): Promise<IncidentEntity[]> {
+    const rows = await this.sql.all<IncidentRow>(
+      `SELECT ${COLUMNS} FROM incidents i WHERE i.sensor_id = ? AND i.started_at < ?
+         AND (i.resolved_at IS NULL OR i.resolved_at > ?)
+       ORDER BY i.started_at DESC, i.id DESC`,
+      [sensorId, to, from],
+    );
+    return rows.map(entityOf);
   }
 
-  allOpen(): Promise<IncidentEntity[]> {
-    return this.repo().findBy({ resolvedAt: IsNull() });
+  /** Every open incident, for rebuilding runtime state at start. */
+  async allOpen(): Promise<IncidentEntity[]> {
+    return (
+      await this.sql.all<IncidentRow>(
+        `SELECT ${COLUMNS} FROM incidents i WHERE i.resolved_at IS NULL ORDER BY i.id`,
+      )
+    ).map(entityOf);
   }
 }
 
@@ -190,24 +189,24 @@ interface IncidentRow {
   started_at: number;
   resolved_at: number | null;
   cause: string;
-  acknowledged: number;
+  acknowledged: unknown;
   acknowledged_by: string | null;
   acknowledged_at: number | null;
   note: string;
-  reconstructed: number;
+  reconstructed: unknown;
 }
 
 function entityOf(row: IncidentRow): IncidentEntity {
   return Object.assign(new IncidentEntity(), {
-    id: row.id,
-    sensorId: row.sensor_id,
-    startedAt: row.started_at,
-    resolvedAt: row.resolved_at,
+    id: Number(row.id),
+    sensorId: Number(row.sensor_id),
+    startedAt: Number(row.started_at),
+    resolvedAt: row.resolved_at === null ? null : Number(row.resolved_at),
     cause: row.cause,
-    acknowledged: row.acknowledged === 1,
+    acknowledged: boolOf(row.acknowledged),
     acknowledgedBy: row.acknowledged_by,
-    acknowledgedAt: row.acknowledged_at,
+    acknowledgedAt: row.acknowledged_at === null ? null : Number(row.acknowledged_at),
     note: row.note,
-    reconstructed: row.reconstructed === 1,
+    reconstructed: boolOf(row.reconstructed),
   });
 }

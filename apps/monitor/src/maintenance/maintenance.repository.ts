@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, In, Not } from 'typeorm';
-import { managerOf, type Tx } from '../core/database/unit-of-work';
-import { MaintenanceWindowEntity, MaintenanceWindowSensorEntity } from './maintenance-window.entity';
+import { DataSource } from 'typeorm';
+import { boolOf, sqlClientFor, type SqlClient, type SqlExecutor } from '../core/database/sql-client';
 
 /** A stored window with the sensors it covers. */
 export interface StoredWindow {
@@ -23,84 +22,123 @@ export interface WindowColumns {
   sensorIds: number[];
 }
 
+interface WindowRow {
+  id: number;
+  name: string;
+  starts_at: number;
+  ends_at: number;
+  all_sensors: unknown;
+  managed_by: string | null;
+}
+
 /** The only code that reads or writes `maintenance_windows` and `maintenance_window_sensors`. */
 @Injectable()
 export class MaintenanceRepository {
   constructor(private readonly dataSource: DataSource) {}
 
+  private get sql(): SqlClient {
+    return sqlClientFor(this.dataSource);
+  }
+
   /** Every window by start, with its sensors. */
   async all(): Promise<StoredWindow[]> {
-    const rows = await this.dataSource
-      .getRepository(MaintenanceWindowEntity)
-      .find({ order: { startsAt: 'ASC' } });
-    const links = await this.dataSource.getRepository(MaintenanceWindowSensorEntity).find();
+    const rows = await this.sql.all<WindowRow>(
+      'SELECT id, name, starts_at, ends_at, all_sensors, managed_by FROM maintenance_windows ORDER BY starts_at, id',
+    );
+    const links = await this.sql.all<{ window_id: number; sensor_id: number }>(
+      'SELECT window_id, sensor_id FROM maintenance_window_sensors ORDER BY window_id, sensor_id',
+    );
     return rows.map((w) => ({
-      id: w.id,
+      id: Number(w.id),
       name: w.name,
-      startsAt: w.startsAt,
-      endsAt: w.endsAt,
-      allSensors: w.allSensors,
-      managedBy: w.managedBy,
-      sensorIds: links.filter((l) => l.windowId === w.id).map((l) => l.sensorId),
+      startsAt: Number(w.starts_at),
+      endsAt: Number(w.ends_at),
+      allSensors: boolOf(w.all_sensors),
+      managedBy: w.managed_by,
+      sensorIds: links.filter((l) => Number(l.window_id) === Number(w.id)).map((l) => Number(l.sensor_id)),
     }));
   }
 
   async byId(id: number): Promise<{ name: string; managedBy: string | null } | null> {
-    return this.dataSource.getRepository(MaintenanceWindowEntity).findOneBy({ id });
+    const row = await this.sql.get<{ name: string; managed_by: string | null }>(
+      'SELECT name, managed_by FROM maintenance_windows WHERE id = ?',
+      [id],
+    );
+    return row ? { name: row.name, managedBy: row.managed_by } : null;
   }
 
   /** Stores a window created through the API; its id. */
-  async insert(tx: Tx, window: WindowColumns, now: number): Promise<number> {
-    const m = managerOf(tx);
-    const saved = await m.getRepository(MaintenanceWindowEntity).save({
-      name: window.name,
-      startsAt: window.startsAt,
-      endsAt: window.endsAt,
-      allSensors: window.sensorIds.length === 0,
-      managedBy: null,
-      createdAt: now,
-    });
-    await this.link(tx, saved.id, window.sensorIds);
-    return saved.id;
+  async insert(tx: SqlExecutor, window: WindowColumns, now: number): Promise<number> {
+    const id = await this.insertRow(tx, window, null, now);
+    await this.link(tx, id, window.sensorIds);
+    return id;
   }
 
   async delete(id: number): Promise<void> {
-    await this.dataSource.getRepository(MaintenanceWindowEntity).delete({ id });
+    await this.sql.run('DELETE FROM maintenance_windows WHERE id = ?', [id]);
   }
 
   /**
    * Creates or updates a window the configuration file declares, marked as managed by it: the one
    * it already manages, else the oldest of that name. Returns its id.
    */
-  async saveDeclared(tx: Tx, window: WindowColumns, managedBy: string, now: number): Promise<number> {
-    const repository = managerOf(tx).getRepository(MaintenanceWindowEntity);
+  async saveDeclared(
+    tx: SqlExecutor,
+    window: WindowColumns,
+    managedBy: string,
+    now: number,
+  ): Promise<number> {
     const row =
-      (await repository.findOne({ where: { name: window.name, managedBy } })) ??
-      (await repository.findOne({ where: { name: window.name }, order: { id: 'ASC' } }));
-    const columns = {
-      name: window.name,
-      startsAt: window.startsAt,
-      endsAt: window.endsAt,
-      allSensors: window.sensorIds.length === 0,
-      managedBy,
-    };
-    const saved = await repository.save(row ? Object.assign(row, columns) : { ...columns, createdAt: now });
-    await managerOf(tx).getRepository(MaintenanceWindowSensorEntity).delete({ windowId: saved.id });
-    await this.link(tx, saved.id, window.sensorIds);
-    return saved.id;
+      (await tx.get<{ id: number }>(
+        'SELECT id FROM maintenance_windows WHERE name = ? AND managed_by = ? ORDER BY id LIMIT 1',
+        [window.name, managedBy],
+      )) ??
+      (await tx.get<{ id: number }>('SELECT id FROM maintenance_windows WHERE name = ? ORDER BY id LIMIT 1', [
+        window.name,
+      ]));
+    let id: number;
+    if (row) {
+      id = Number(row.id);
+      await tx.run(
+        'UPDATE maintenance_windows SET name = ?, starts_at = ?, ends_at = ?, all_sensors = ?, managed_by = ? WHERE id = ?',
+        [window.name, window.startsAt, window.endsAt, window.sensorIds.length === 0, managedBy, id],
+      );
+    } else {
+      id = await this.insertRow(tx, window, managedBy, now);
+    }
+    await tx.run('DELETE FROM maintenance_window_sensors WHERE window_id = ?', [id]);
+    await this.link(tx, id, window.sensorIds);
+    return id;
   }
 
   /** Windows the file managed before and no longer declares go back to the API. */
-  async releaseDeclared(tx: Tx, managedBy: string, keep: number[]): Promise<void> {
-    await managerOf(tx)
-      .getRepository(MaintenanceWindowEntity)
-      .update({ managedBy, id: Not(In(keep)) }, { managedBy: null });
+  async releaseDeclared(tx: SqlExecutor, managedBy: string, keep: number[]): Promise<void> {
+    const notIn = keep.length > 0 ? ` AND id NOT IN (${keep.map(() => '?').join(', ')})` : '';
+    await tx.run(`UPDATE maintenance_windows SET managed_by = NULL WHERE managed_by = ?${notIn}`, [
+      managedBy,
+      ...keep,
+    ]);
   }
 
-  private async link(tx: Tx, windowId: number, sensorIds: number[]): Promise<void> {
+  private async insertRow(
+    tx: SqlExecutor,
+    window: WindowColumns,
+    managedBy: string | null,
+    now: number,
+  ): Promise<number> {
+    const row = await tx.get<{ id: number }>(
+      `INSERT INTO maintenance_windows (name, starts_at, ends_at, all_sensors, managed_by, created_at)
+       VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+      [window.name, window.startsAt, window.endsAt, window.sensorIds.length === 0, managedBy, now],
+    );
+    return Number(row!.id);
+  }
+
+  private async link(tx: SqlExecutor, windowId: number, sensorIds: number[]): Promise<void> {
     if (sensorIds.length === 0) return;
-    await managerOf(tx)
-      .getRepository(MaintenanceWindowSensorEntity)
-      .insert(sensorIds.map((sensorId) => ({ windowId, sensorId })));
+    await tx.run(
+      `INSERT INTO maintenance_window_sensors (window_id, sensor_id) VALUES ${sensorIds.map(() => '(?, ?)').join(', ')}`,
+      sensorIds.flatMap((sensorId) => [windowId, sensorId]),
+    );
   }
 }

@@ -85,7 +85,7 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
       this.runtime.remove(id);
       return;
     }
-    this.runtime.define(definition);
+    await this.runtime.define(definition);
     if (this.started) this.place(definition, false);
   }
 

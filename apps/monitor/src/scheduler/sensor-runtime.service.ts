@@ -67,7 +67,7 @@ export class SensorRuntimeService {
     this.entries.clear();
     for (const definition of parentsFirst(definitions)) {
       const resolvedAt = lastResolved.get(definition.id) ?? null;
-      const { history, recent } = this.history.sensorHistory(definition.id, resolvedAt);
+      const { history, recent } = await this.history.sensorHistory(definition.id, resolvedAt);
       const incident = open.get(definition.id);
       const rebuilt = rebuildState(
         {
@@ -102,20 +102,24 @@ export class SensorRuntimeService {
   }
 
   /** A sensor was created or changed: keep its state, take the new definition. */
-  define(definition: SensorDefinition): void {
-    const entry = this.entries.get(definition.id);
-    if (entry) entry.definition = definition;
-    else {
-      // A sensor that arrives with stored results (sample data, a restore) shows them at once.
-      const state = {
-        ...INITIAL_STATE,
-        status: definition.enabled ? ('unknown' as const) : ('paused' as const),
-      };
-      this.entries.set(
-        definition.id,
-        entryOf(definition, state, this.history.sensorHistory(definition.id).recent),
-      );
+  async define(definition: SensorDefinition): Promise<void> {
+    const known = this.entries.get(definition.id);
+    if (known) {
+      known.definition = definition;
+      return;
     }
+    // A sensor that arrives with stored results (sample data, a restore) shows them at once.
+    const { recent } = await this.history.sensorHistory(definition.id);
+    const entry = this.entries.get(definition.id);
+    if (entry) {
+      entry.definition = definition;
+      return;
+    }
+    const state = {
+      ...INITIAL_STATE,
+      status: definition.enabled ? ('unknown' as const) : ('paused' as const),
+    };
+    this.entries.set(definition.id, entryOf(definition, state, recent));
   }
 
   remove(id: number): void {
@@ -135,11 +139,12 @@ export class SensorRuntimeService {
    * Run now: stores the result and publishes it, and it is the newest check (time, latency, message),
    * but it never touches status, streak, incidents or alerts.
    */
-  recordManual(id: number, outcome: ProbeOutcome, at: number): ProbeResult | null {
+  async recordManual(id: number, outcome: ProbeOutcome, at: number): Promise<ProbeResult | null> {
     const entry = this.entries.get(id);
     if (!entry) return null;
     const ts = this.writer.enqueue({ sensorId: id, ts: at, ...outcomeColumns(outcome) });
-    this.writer.flush();
+    // Answered once stored (at once on SQLite; after the batch's transaction on PostgreSQL).
+    const written = this.writer.flushed();
     const result = resultView(ts, outcome);
     this.pushSpark(entry, ts, outcome);
     // Shown as the newest check, as a restart would show it (it rebuilds these from stored results).
@@ -147,6 +152,7 @@ export class SensorRuntimeService {
     entry.lastCheckedAt = ts;
     entry.latencyMs = result.latency_ms;
     this.events.emit('result', { sensor_id: id, result });
+    await written;
     return result;
   }
 
@@ -198,7 +204,6 @@ export class SensorRuntimeService {
         this.excuse(entry.definition, event.at),
       );
       const atOnce = StateChangeWriter.needed(step);
-      if (atOnce) await this.changes.ready();
       const statusChanged = step.effects.some((e) => e.kind === 'status-changed');
       const statusChangedAt = statusChanged ? event.at : entry.statusChangedAt;
       const columns = {
@@ -215,7 +220,7 @@ export class SensorRuntimeService {
       if (atOnce) {
         const caused = outcome && stored ? { stored, view: (at: number) => resultView(at, outcome) } : null;
         try {
-          written = this.changes.write(entry, step, event.at, caused, columns);
+          written = await this.changes.write(entry, step, event.at, caused, columns);
         } catch (error) {
           // Nothing of the step was written: the state stays and the next result tries again;
           // the result itself waits in the batch like any other.

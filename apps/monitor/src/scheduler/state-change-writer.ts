@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Incident, ProbeResult } from '@monitor/contracts';
 import type { Transition } from '@monitor/domain';
 import { AlertOutboxRepository, type StoredAlert } from '../channels/alert-outbox.repository';
-import { UnitOfWork } from '../core/database/unit-of-work';
+import { UnitOfWork, type SqlExecutor } from '../core/database/unit-of-work';
 import type { AlertEvent } from '../core/events/event-bus';
 import { ResultWriter, type StoredResult } from '../history/result-writer.service';
 import type { SensorRuntimeColumns } from '../sensors/sensor-runtime-columns';
@@ -18,7 +18,7 @@ export interface WrittenChange {
 }
 
 /**
- * Writes a state change (an incident opened or closed, an alert) in ONE synchronous transaction:
+ * Writes a state change (an incident opened or closed, an alert) in ONE `atomically` transaction:
  * the incident row, the result that caused it, the sensor's runtime columns and one alert outbox
  * row per channel. A kill -9 leaves either all of it or none of it, so a restart neither reopens a
  * resolved outage nor loses an announced one.
@@ -32,11 +32,6 @@ export class StateChangeWriter {
     private readonly outbox: AlertOutboxRepository,
   ) {}
 
-  /** Waits until no one else holds a transaction open; call right before write(), no await between. */
-  async ready(): Promise<void> {
-    await this.unit.ready();
-  }
-
   /** True when a step must be written by write() rather than left to the result batch. */
   static needed(step: Transition): boolean {
     return step.effects.some((e) => e.kind !== 'status-changed');
@@ -48,23 +43,28 @@ export class StateChangeWriter {
     at: number,
     result: { stored: StoredResult; view: (ts: number) => ProbeResult } | null,
     columns: SensorRuntimeColumns,
-  ): WrittenChange {
-    return this.unit.now(() => {
+  ): Promise<WrittenChange> {
+    return this.unit.atomically(async (tx) => {
       const d = entry.definition;
       const changed: Incident[] = [];
       for (const effect of step.effects) {
         if (effect.kind === 'open-incident') {
-          const opened = this.incidents.openNow(d.id, effect.startedAt, effect.cause);
+          const opened = await this.incidents.open(d.id, effect.startedAt, effect.cause, false, tx);
           if (step.state.incident) step.state.incident.id = opened.id;
           changed.push(toIncidentView(opened, d.name));
         } else if (effect.kind === 'close-incident' && entry.state.incident?.id) {
-          const closed = this.incidents.closeNow(entry.state.incident.id, effect.resolvedAt, effect.note);
+          const closed = await this.incidents.close(
+            entry.state.incident.id,
+            effect.resolvedAt,
+            effect.note,
+            tx,
+          );
           if (closed) changed.push(toIncidentView(closed, d.name));
         }
       }
       let ts: number | null = null;
-      if (result) ts = this.writer.writeNow(result.stored, columns);
-      else this.writer.writeSensorNow(d.id, columns);
+      if (result) ts = await this.writer.writeIn(tx, result.stored, columns);
+      else await this.writer.writeSensorIn(tx, d.id, columns);
       const lastResult = result && ts !== null ? result.view(ts) : entry.lastResult;
       const alerts: AlertEvent[] = [];
       for (const effect of step.effects) {
@@ -82,20 +82,24 @@ export class StateChangeWriter {
             status: step.state.status,
           },
           result: lastResult,
-          incident: changed[0] ?? this.openIncident(step, d.name),
+          incident: changed[0] ?? (await this.openIncident(tx, step, d.name)),
           downSince: effect.downSince,
           downForMs: effect.downForMs,
         };
-        alerts.push({ ...alert, deliveries: this.outbox.addNow(alert, d.channelIds, at) });
+        alerts.push({ ...alert, deliveries: await this.outbox.add(tx, alert, d.channelIds, at) });
       }
       return { ts, incidents: changed, alerts };
     });
   }
 
   /** A reminder is about the incident still open. */
-  private openIncident(step: Transition, sensorName: string): Incident | null {
+  private async openIncident(
+    tx: SqlExecutor,
+    step: Transition,
+    sensorName: string,
+  ): Promise<Incident | null> {
     const id = step.state.incident?.id;
-    const open = id ? this.incidents.findNow(id) : null;
+    const open = id ? await this.incidents.findById(id, tx) : null;
     return open ? toIncidentView(open, sensorName) : null;
   }
 }

@@ -2,15 +2,21 @@ import { Injectable } from '@nestjs/common';
 import type { SensorType } from '@monitor/contracts';
 import { InvalidInputError } from '@monitor/domain';
 import type Database from 'better-sqlite3';
-import { DataSource, In, Not } from 'typeorm';
-import { anyLike, like } from '../core/database/like-pattern';
+import { DataSource } from 'typeorm';
+import {
+  anyLikeFragment,
+  boolOf,
+  likeFragment,
+  sqlClientFor,
+  type SqlClient,
+  type SqlExecutor,
+} from '../core/database/sql-client';
 import { sqliteHandle } from '../core/database/sqlite-handle';
-import { connectionOf, managerOf, type SyncTx, type Tx } from '../core/database/unit-of-work';
-import { writeAtomically } from '../core/database/write-atomically';
+import { UnitOfWork } from '../core/database/unit-of-work';
 import { EventBus } from '../core/events/event-bus';
 import type { SensorDefinition } from '../scheduler/runtime-entry';
 import type { SensorRuntimeColumns } from './sensor-runtime-columns';
-import { SensorChannelEntity } from './sensor-channel.entity';
+import { RUNTIME_UPDATE, runtimeParams, writeRuntime, writeRuntimeBatch } from './sensor-runtime.repository';
 import { SensorEntity, type SensorStatus } from './sensor.entity';
 
 export const toDefinition = (s: SensorEntity, channelIds: number[]): SensorDefinition => ({
@@ -29,6 +35,10 @@ export const toDefinition = (s: SensorEntity, channelIds: number[]): SensorDefin
   channelIds,
 });
 
+const SELECT = `SELECT id, name, type, target, "interval", retries, reminder_every, group_name, tags, site_id,
+  parent_id, enabled, options, sort_order, sample, managed_by, status, message, last_checked_at, latency_ms,
+  streak, status_changed_at, last_alert_at, created_at, updated_at FROM sensors`;
+
 interface SensorRow {
   id: number;
   name: string;
@@ -41,10 +51,10 @@ interface SensorRow {
   tags: string;
   site_id: number | null;
   parent_id: number | null;
-  enabled: number;
+  enabled: unknown;
   options: string;
   sort_order: number;
-  sample: number;
+  sample: unknown;
   managed_by: string | null;
   status: SensorStatus;
   message: string;
@@ -59,7 +69,7 @@ interface SensorRow {
 
 const toEntity = (row: SensorRow): SensorEntity =>
   Object.assign(new SensorEntity(), {
-    id: row.id,
+    id: Number(row.id),
     name: row.name,
     type: row.type,
     target: row.target,
@@ -70,10 +80,10 @@ const toEntity = (row: SensorRow): SensorEntity =>
     tags: JSON.parse(row.tags) as string[],
     siteId: row.site_id,
     parentId: row.parent_id,
-    enabled: row.enabled === 1,
+    enabled: boolOf(row.enabled),
     options: JSON.parse(row.options) as Record<string, unknown>,
     sortOrder: row.sort_order,
-    sample: row.sample === 1,
+    sample: boolOf(row.sample),
     managedBy: row.managed_by,
     status: row.status,
     message: row.message,
@@ -113,7 +123,7 @@ export interface SensorSearchRow {
   name: string;
   type: string;
   target: string;
-  enabled: number;
+  enabled: boolean;
   status: string;
   last_checked_at: number | null;
 }
@@ -121,14 +131,12 @@ export interface SensorSearchRow {
 /** The only code that reads or writes the `sensors` and `sensor_channels` tables. */
 @Injectable()
 export class SensorsRepository {
-  private statements?: { sensors: Database.Statement; links: Database.Statement };
   private runtimeUpdate?: Database.Statement;
-  private allIds?: Database.Statement;
-  private basics?: Database.Statement;
-  private cached?: SensorList;
+  private cached?: Promise<SensorList>;
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly unit: UnitOfWork,
     events: EventBus,
   ) {
     // Every change to a sensor or its channel links is announced; the next read sees it.
@@ -137,41 +145,49 @@ export class SensorsRepository {
     events.on('channel').subscribe(forget);
   }
 
+  private get sql(): SqlClient {
+    return sqlClientFor(this.dataSource);
+  }
+
   /**
    * Every sensor in dashboard order with its channel links: the dashboard lists thousands every
-   * minute. Read through prepared statements (entity hydration triples the cost) and kept until a
-   * `sensor` or `channel` event says a definition changed. The runtime columns in these rows may
-   * be stale; views take those from the runtime. The answer is shared: callers must not modify it.
+   * minute. Kept until a `sensor` or `channel` event says a definition changed. The runtime
+   * columns in these rows may be stale; views take those from the runtime. The answer is shared:
+   * callers must not modify it.
    */
   all(): Promise<SensorList> {
-    this.cached ??= this.read();
-    return Promise.resolve(this.cached);
+    const read = (this.cached ??= this.read());
+    read.catch(() => {
+      if (this.cached === read) this.cached = undefined;
+    });
+    return read;
   }
 
-  private read(): SensorList {
-    this.statements ??= {
-      sensors: sqliteHandle(this.dataSource).prepare('SELECT * FROM sensors ORDER BY sort_order, id'),
-      links: sqliteHandle(this.dataSource).prepare(
-        'SELECT sensor_id, channel_id FROM sensor_channels ORDER BY sensor_id, channel_id',
-      ),
-    };
-    const sensors = (this.statements.sensors.all() as SensorRow[]).map(toEntity);
+  private async read(): Promise<SensorList> {
+    const rows = await this.sql.all<SensorRow>(`${SELECT} ORDER BY sort_order, id`);
+    const links = await this.sql.all<{ sensor_id: number; channel_id: number }>(
+      'SELECT sensor_id, channel_id FROM sensor_channels ORDER BY sensor_id, channel_id',
+    );
     const channels = new Map<number, number[]>();
-    for (const link of this.statements.links.all() as { sensor_id: number; channel_id: number }[]) {
-      const list = channels.get(link.sensor_id);
-      if (list) list.push(link.channel_id);
-      else channels.set(link.sensor_id, [link.channel_id]);
+    for (const link of links) {
+      const list = channels.get(Number(link.sensor_id));
+      if (list) list.push(Number(link.channel_id));
+      else channels.set(Number(link.sensor_id), [Number(link.channel_id)]);
     }
-    return { sensors, channels };
+    return { sensors: rows.map(toEntity), channels };
   }
 
-  async one(id: number): Promise<{ sensor: SensorEntity; channelIds: number[] } | null> {
-    const sensor = await this.dataSource.getRepository(SensorEntity).findOneBy({ id });
-    if (!sensor) return null;
-    const links = await this.dataSource
-      .getRepository(SensorChannelEntity)
-      .find({ where: { sensorId: id }, order: { channelId: 'ASC' } });
-    return { sensor, channelIds: links.map((l) => l.channelId) };
+  async one(
+    id: number,
+    tx: SqlExecutor = this.sql,
+  ): Promise<{ sensor: SensorEntity; channelIds: number[] } | null> {
+    const row = await tx.get<SensorRow>(`${SELECT} WHERE id = ?`, [id]);
+    if (!row) return null;
+    const links = await tx.all<{ channel_id: number }>(
+      'SELECT channel_id FROM sensor_channels WHERE sensor_id = ? ORDER BY channel_id',
+      [id],
+    );
+    return { sensor: toEntity(row), channelIds: links.map((l) => Number(l.channel_id)) };
   }
 
   async definitions(): Promise<SensorDefinition[]> {
@@ -189,122 +205,131 @@ export class SensorsRepository {
    * whole, never a mix. Refuses (nothing written) when an id names no sensor.
    */
   async setOrder(ids: number[]): Promise<void> {
-    await writeAtomically(this.dataSource, (db) => {
-      const known = db.prepare('SELECT 1 FROM sensors WHERE id = ?').pluck();
-      if (ids.some((id) => known.get(id) === undefined))
+    await this.unit.atomically(async (tx) => {
+      if ((await this.countExisting(tx, [...new Set(ids)])) !== new Set(ids).size)
         throw new InvalidInputError('ids names a sensor that does not exist');
-      const place = db.prepare('UPDATE sensors SET sort_order = ? WHERE id = ?');
-      ids.forEach((id, index) => place.run(index + 1, id));
+      for (const [index, id] of ids.entries())
+        await tx.run('UPDATE sensors SET sort_order = ? WHERE id = ?', [index + 1, id]);
     });
   }
 
   /** Appends a sensor to the dashboard order, as the API and the configuration file create one. */
-  async insert(tx: Tx, columns: SensorColumns, managedBy: string | null, now: number): Promise<SensorEntity> {
-    const m = managerOf(tx);
-    const [{ next }] = (await m.query('SELECT coalesce(max(sort_order), 0) + 1 AS next FROM sensors')) as {
-      next: number;
-    }[];
-    return m.getRepository(SensorEntity).save({
-      ...columns,
-      sortOrder: next,
-      sample: false,
-      managedBy,
-      status: columns.enabled ? 'unknown' : 'paused',
-      message: '',
-      streak: 0,
-      createdAt: now,
-      updatedAt: now,
-    });
+  async insert(
+    tx: SqlExecutor,
+    columns: SensorColumns,
+    managedBy: string | null,
+    now: number,
+  ): Promise<SensorEntity> {
+    const row = await tx.get<{ id: number }>(
+      `INSERT INTO sensors (name, type, target, "interval", retries, reminder_every, group_name, tags, site_id,
+         parent_id, enabled, options, sort_order, sample, managed_by, status, message, streak, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(sort_order), 0) + 1 FROM sensors),
+         ?, ?, ?, '', 0, ?, ?)
+       RETURNING id`,
+      [...definitionParams(columns), false, managedBy, columns.enabled ? 'unknown' : 'paused', now, now],
+    );
+    return (await this.one(Number(row!.id), tx))!.sensor;
   }
 
   /** Writes new definition columns over a stored sensor (runtime columns stay). */
   async update(
-    tx: Tx,
+    tx: SqlExecutor,
     sensor: SensorEntity,
     columns: SensorColumns & { managedBy?: string | null },
     now: number,
   ): Promise<SensorEntity> {
-    return managerOf(tx).save(Object.assign(sensor, columns, { updatedAt: now }));
+    const managedBy = columns.managedBy === undefined ? sensor.managedBy : columns.managedBy;
+    await tx.run(
+      `UPDATE sensors SET name = ?, type = ?, target = ?, "interval" = ?, retries = ?, reminder_every = ?,
+         group_name = ?, tags = ?, site_id = ?, parent_id = ?, enabled = ?, options = ?, managed_by = ?,
+         updated_at = ? WHERE id = ?`,
+      [...definitionParams(columns), managedBy, now, sensor.id],
+    );
+    return Object.assign(sensor, columns, { managedBy, updatedAt: now });
   }
 
   async setEnabled(id: number, enabled: boolean, now: number): Promise<void> {
-    await this.dataSource.getRepository(SensorEntity).update({ id }, { enabled, updatedAt: now });
+    await this.sql.run('UPDATE sensors SET enabled = ?, updated_at = ? WHERE id = ?', [enabled, now, id]);
   }
 
   /** Deletes a sensor; its results, rollups, incidents and links go with it (foreign keys cascade). */
   async delete(id: number): Promise<void> {
-    await this.dataSource.transaction((m) => m.delete(SensorEntity, { id }));
+    await this.sql.transaction((tx) => tx.run('DELETE FROM "sensors" WHERE "id" = ?', [id]));
   }
 
   /** Replaces the channels a sensor alerts through. */
-  async replaceChannels(tx: Tx, sensorId: number, channelIds: number[]): Promise<void> {
-    const links = managerOf(tx).getRepository(SensorChannelEntity);
-    await links.delete({ sensorId });
-    if (channelIds.length > 0) await links.insert(channelIds.map((channelId) => ({ sensorId, channelId })));
+  async replaceChannels(tx: SqlExecutor, sensorId: number, channelIds: number[]): Promise<void> {
+    await tx.run('DELETE FROM sensor_channels WHERE sensor_id = ?', [sensorId]);
+    if (channelIds.length === 0) return;
+    await tx.run(
+      `INSERT INTO sensor_channels (sensor_id, channel_id) VALUES ${channelIds.map(() => '(?, ?)').join(', ')}`,
+      channelIds.flatMap((channelId) => [sensorId, channelId]),
+    );
   }
 
   /** Every sensor's parent, to refuse a cycle before it is stored. */
-  async parents(tx: Tx): Promise<Map<number, number | null>> {
-    const rows = (await managerOf(tx).query('SELECT id, parent_id FROM sensors')) as {
-      id: number;
-      parent_id: number | null;
-    }[];
-    return new Map(rows.map((r) => [r.id, r.parent_id]));
+  async parents(tx: SqlExecutor): Promise<Map<number, number | null>> {
+    const rows = await tx.all<{ id: number; parent_id: number | null }>('SELECT id, parent_id FROM sensors');
+    return new Map(rows.map((r) => [Number(r.id), r.parent_id === null ? null : Number(r.parent_id)]));
   }
 
   /** How many of `ids` name a sensor. */
-  async countExisting(tx: Tx, ids: number[]): Promise<number> {
-    return managerOf(tx)
-      .getRepository(SensorEntity)
-      .countBy({ id: In(ids) });
+  async countExisting(tx: SqlExecutor, ids: number[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const row = await tx.get<{ n: number }>(
+      `SELECT count(*) AS n FROM sensors WHERE id IN (${ids.map(() => '?').join(', ')})`,
+      ids,
+    );
+    return Number(row?.n ?? 0);
   }
 
   /**
    * The sensor of that name the configuration file already manages (a partial unique index allows
    * one), else the oldest: names need not be unique, and the file adopts the first.
    */
-  async findDeclared(tx: Tx, name: string, managedBy: string): Promise<SensorEntity | null> {
-    const repository = managerOf(tx).getRepository(SensorEntity);
-    return (
-      (await repository.findOne({ where: { name, managedBy } })) ??
-      (await repository.findOne({ where: { name }, order: { id: 'ASC' } }))
-    );
+  async findDeclared(tx: SqlExecutor, name: string, managedBy: string): Promise<SensorEntity | null> {
+    const row =
+      (await tx.get<SensorRow>(`${SELECT} WHERE name = ? AND managed_by = ? ORDER BY id LIMIT 1`, [
+        name,
+        managedBy,
+      ])) ?? (await tx.get<SensorRow>(`${SELECT} WHERE name = ? ORDER BY id LIMIT 1`, [name]));
+    return row ? toEntity(row) : null;
   }
 
   /** Sensors the file managed before and no longer declares go back to the API. */
-  async releaseDeclared(tx: Tx, managedBy: string, keep: number[]): Promise<void> {
-    await managerOf(tx)
-      .getRepository(SensorEntity)
-      .update({ managedBy, id: Not(In(keep)) }, { managedBy: null });
+  async releaseDeclared(tx: SqlExecutor, managedBy: string, keep: number[]): Promise<void> {
+    const notIn = keep.length > 0 ? ` AND id NOT IN (${keep.map(() => '?').join(', ')})` : '';
+    await tx.run(`UPDATE sensors SET managed_by = NULL WHERE managed_by = ?${notIn}`, [managedBy, ...keep]);
   }
 
   /** When each sensor last alerted, for the runtime's rebuild at start. */
   async alertTimes(): Promise<{ id: number; last_alert_at: number | null }[]> {
-    return (await this.dataSource.query('SELECT id, last_alert_at FROM sensors')) as {
-      id: number;
-      last_alert_at: number | null;
-    }[];
+    const rows = await this.sql.all<{ id: number; last_alert_at: number | null }>(
+      'SELECT id, last_alert_at FROM sensors',
+    );
+    return rows.map((r) => ({
+      id: Number(r.id),
+      last_alert_at: r.last_alert_at === null ? null : Number(r.last_alert_at),
+    }));
   }
 
   /**
-   * A sensor's runtime columns, on the shared connection inside the caller's synchronous
-   * transaction (the result batch, a state change). A deleted sensor changes nothing.
+   * SQLite's hot path: a sensor's runtime columns, on the shared connection inside the caller's
+   * synchronous transaction (the result batch). A deleted sensor changes nothing.
    */
   writeRuntimeNow(id: number, s: SensorRuntimeColumns): void {
-    this.runtimeUpdate ??= sqliteHandle(this.dataSource).prepare(
-      `UPDATE sensors SET status = ?, message = ?, last_checked_at = ?, latency_ms = ?, streak = ?,
-         status_changed_at = coalesce(?, status_changed_at), last_alert_at = ? WHERE id = ?`,
-    );
-    this.runtimeUpdate.run(
-      s.status,
-      s.message,
-      s.lastCheckedAt,
-      s.latencyMs,
-      s.streak,
-      s.statusChangedAt,
-      s.lastAlertAt,
-      id,
-    );
+    this.runtimeUpdate ??= sqliteHandle(this.dataSource).prepare(RUNTIME_UPDATE);
+    this.runtimeUpdate.run(...runtimeParams(id, s));
+  }
+
+  /** A sensor's runtime columns inside `tx` (a state change). A deleted sensor changes nothing. */
+  writeRuntime(tx: SqlExecutor, id: number, s: SensorRuntimeColumns): Promise<void> {
+    return writeRuntime(tx, id, s);
+  }
+
+  /** Many sensors' runtime columns in one statement per chunk (PostgreSQL's result batch). */
+  writeRuntimeBatch(tx: SqlExecutor, entries: [number, SensorRuntimeColumns][]): Promise<void> {
+    return writeRuntimeBatch(tx, entries);
   }
 
   /**
@@ -312,67 +337,89 @@ export class SensorsRepository {
    * dashboard order. The site's name is joined in here: the search is about sensors.
    */
   async search(pattern: string, limit: number): Promise<SensorSearchRow[]> {
-    const where = anyLike(['s.name', 's.target', 's.group_name', 's.type', 'st.name']);
+    const dialect = this.sql.dialect;
+    const where = anyLikeFragment(dialect, ['s.name', 's.target', 's.group_name', 's.type', 'st.name']);
     // Each tag on its own, so JSON punctuation and neighbouring tags never take part in a match.
-    const tag = `EXISTS (SELECT 1 FROM json_each(CASE WHEN json_valid(s.tags) THEN s.tags ELSE '[]' END) t
-      WHERE ${like('t.value')})`;
-    return (await this.dataSource.query(
+    const tag =
+      dialect === 'postgres'
+        ? `EXISTS (SELECT 1 FROM json_array_elements_text(CASE WHEN s.tags ~ '^\\s*\\[' THEN s.tags::json
+             ELSE '[]'::json END) t(value) WHERE ${likeFragment(dialect, 't.value')})`
+        : `EXISTS (SELECT 1 FROM json_each(CASE WHEN json_valid(s.tags) THEN s.tags ELSE '[]' END) t
+             WHERE ${likeFragment(dialect, 't.value')})`;
+    const rows = await this.sql.all<SensorSearchRow & { enabled: unknown }>(
       `SELECT s.id, s.name, s.type, s.target, s.enabled, s.status, s.last_checked_at
        FROM sensors s LEFT JOIN sites st ON st.id = s.site_id
        WHERE ${where} OR ${tag}
        ORDER BY s.sort_order, s.id LIMIT ?`,
       [...Array<string>(6).fill(pattern), limit],
-    )) as SensorSearchRow[];
+    );
+    return rows.map((r) => ({ ...r, enabled: boolOf(r.enabled) }));
   }
 
   /** Every sensor's name in id order (a backup numbers repeated names in this order). */
   async namesInIdOrder(): Promise<string[]> {
-    const rows = (await this.dataSource.query('SELECT name FROM sensors ORDER BY id')) as { name: string }[];
-    return rows.map((r) => r.name);
+    return (await this.sql.all<{ name: string }>('SELECT name FROM sensors ORDER BY id')).map((r) => r.name);
   }
 
   async nameOf(id: number): Promise<string | null> {
-    return (await this.dataSource.getRepository(SensorEntity).findOneBy({ id }))?.name ?? null;
+    return (
+      (await this.sql.get<{ name: string }>('SELECT name FROM sensors WHERE id = ?', [id]))?.name ?? null
+    );
   }
 
   async count(): Promise<number> {
-    return this.dataSource.getRepository(SensorEntity).count();
+    return Number((await this.sql.get<{ n: number }>('SELECT count(*) AS n FROM sensors'))?.n ?? 0);
   }
 
-  /** Every sensor's id in ascending order, read now. */
-  idsNow(): number[] {
-    this.allIds ??= sqliteHandle(this.dataSource).prepare('SELECT id FROM sensors ORDER BY id').pluck();
-    return this.allIds.all() as number[];
-  }
-
-  /** The name and interval of one sensor, read now; undefined when there is none. */
-  basicsNow(id: number): { id: number; name: string; interval: number } | undefined {
-    this.basics ??= sqliteHandle(this.dataSource).prepare(
-      'SELECT id, name, interval FROM sensors WHERE id = ?',
+  /** Every sensor's id in ascending order. */
+  async ids(): Promise<number[]> {
+    return (await this.sql.all<{ id: number }>('SELECT id FROM sensors ORDER BY id')).map((r) =>
+      Number(r.id),
     );
-    return this.basics.get(id) as { id: number; name: string; interval: number } | undefined;
+  }
+
+  /** The name and interval of one sensor; undefined when there is none. */
+  async basics(id: number): Promise<{ id: number; name: string; interval: number } | undefined> {
+    const row = await this.sql.get<{ id: number; name: string; interval: number }>(
+      'SELECT id, name, "interval" FROM sensors WHERE id = ?',
+      [id],
+    );
+    return row && { id: Number(row.id), name: row.name, interval: Number(row.interval) };
   }
 
   /** The sensors of a site, by id. */
-  idsOfSite(tx: SyncTx, siteId: number): number[] {
-    return connectionOf(tx)
-      .prepare('SELECT id FROM sensors WHERE site_id = ? ORDER BY id')
-      .pluck()
-      .all(siteId) as number[];
+  async idsOfSite(tx: SqlExecutor, siteId: number): Promise<number[]> {
+    const rows = await tx.all<{ id: number }>('SELECT id FROM sensors WHERE site_id = ? ORDER BY id', [
+      siteId,
+    ]);
+    return rows.map((r) => Number(r.id));
   }
 
   /** Leaves a site's sensors without a site (the site is about to be deleted). */
-  unassignSite(tx: SyncTx, siteId: number, now: number): void {
-    connectionOf(tx)
-      .prepare('UPDATE sensors SET site_id = NULL, updated_at = ? WHERE site_id = ?')
-      .run(now, siteId);
+  async unassignSite(tx: SqlExecutor, siteId: number, now: number): Promise<void> {
+    await tx.run('UPDATE sensors SET site_id = NULL, updated_at = ? WHERE site_id = ?', [now, siteId]);
   }
 
   /** How many sensors each site has. */
   async countsBySite(): Promise<Map<number, number>> {
-    const rows = (await this.dataSource.query(
+    const rows = await this.sql.all<{ site_id: number; n: number }>(
       'SELECT site_id, count(*) AS n FROM sensors WHERE site_id IS NOT NULL GROUP BY site_id',
-    )) as { site_id: number; n: number }[];
-    return new Map(rows.map((r) => [r.site_id, Number(r.n)]));
+    );
+    return new Map(rows.map((r) => [Number(r.site_id), Number(r.n)]));
   }
 }
+
+const definitionParams = (c: SensorColumns): unknown[] => [
+  c.name,
+  c.type,
+  c.target,
+  c.interval,
+  c.retries,
+  c.reminderEvery,
+  c.group,
+  JSON.stringify(c.tags),
+  c.siteId,
+  c.parentId,
+  c.enabled,
+  JSON.stringify(c.options),
+];

@@ -4,7 +4,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from '@monitor/domain
 import { ProbeCatalogue } from '@monitor/probes';
 import { ChannelsRepository } from '../channels/channels.repository';
 import { Clock } from '../core/clock/clock';
-import { UnitOfWork, type Tx } from '../core/database/unit-of-work';
+import { UnitOfWork, type SqlExecutor } from '../core/database/unit-of-work';
 import { EventBus } from '../core/events/event-bus';
 import { HistoryService } from '../history/history.service';
 import { MaintenanceService } from '../maintenance/maintenance.service';
@@ -54,7 +54,7 @@ export class SensorsService {
   /** The list with what the status page's list shows beside each sensor. */
   async summaryList(): Promise<SummarySensor[]> {
     const sensors = await this.list();
-    const uptime = this.history.uptimeLastDay();
+    const uptime = await this.history.uptimeLastDay();
     return sensors.map((sensor) => ({
       ...sensor,
       uptime_24h: uptime.get(sensor.id) ?? null,
@@ -144,7 +144,7 @@ export class SensorsService {
     if (!entry) throw new NotFoundError(`no sensor with id ${id}`);
     const at = this.clock.now();
     const outcome = await runProbe(this.catalogue, entry.definition, new AbortController());
-    const result = this.runtime.recordManual(id, outcome, at);
+    const result = await this.runtime.recordManual(id, outcome, at);
     if (!result) throw new NotFoundError(`no sensor with id ${id}`);
     return result;
   }
@@ -189,7 +189,7 @@ export class SensorsService {
   }
 
   /** Resolves names and references (site, channels, parent) to stored columns, or refuses with 400. */
-  private async columns(draft: SensorDraft, tx: Tx, id: number | null) {
+  private async columns(draft: SensorDraft, tx: SqlExecutor, id: number | null) {
     let siteId: number | null = null;
     if (draft.site) {
       siteId = await this.siteRows.idOf(tx, draft.site);
@@ -204,7 +204,7 @@ export class SensorsService {
     return draftColumns(draft, siteId);
   }
 
-  private async checkParent(tx: Tx, id: number | null, parentId: number): Promise<void> {
+  private async checkParent(tx: SqlExecutor, id: number | null, parentId: number): Promise<void> {
     if (parentId === id) throw new InvalidInputError('parent_id: a sensor cannot be its own parent');
     const parents = await this.repository.parents(tx);
     if (!parents.has(parentId)) throw new InvalidInputError(`parent_id: no sensor with id ${parentId}`);

@@ -1,15 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { writeAtomically } from '../core/database/write-atomically';
-import { InstallationSecretEntity } from './installation-secret.entity';
+import { UnitOfWork } from '../core/database/unit-of-work';
 
 /** The only code that reads or writes `installation_secrets` (one value per key). */
 @Injectable()
 export class InstallationSecretsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly unit: UnitOfWork) {}
 
   async get(key: string): Promise<string | null> {
-    return (await this.dataSource.getRepository(InstallationSecretEntity).findOneBy({ key }))?.value ?? null;
+    const row = await this.unit.sql.get<{ value: string }>(
+      'SELECT value FROM installation_secrets WHERE key = ?',
+      [key],
+    );
+    return row?.value ?? null;
   }
 
   /**
@@ -17,30 +19,33 @@ export class InstallationSecretsRepository {
    * racing first requests end with one value.
    */
   async getOrCreate(key: string, value: string, now: number): Promise<string> {
-    return writeAtomically(this.dataSource, (db) => {
-      db.prepare('INSERT OR IGNORE INTO installation_secrets (key, value, created_at) VALUES (?, ?, ?)').run(
-        key,
-        value,
-        now,
+    return this.unit.atomically(async (tx) => {
+      await tx.run(
+        'INSERT INTO installation_secrets (key, value, created_at) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING',
+        [key, value, now],
       );
-      return db.prepare('SELECT value FROM installation_secrets WHERE key = ?').pluck().get(key) as string;
+      const row = await tx.get<{ value: string }>('SELECT value FROM installation_secrets WHERE key = ?', [
+        key,
+      ]);
+      return row!.value;
     });
   }
 
   /** Replaces several keys together, in one transaction. */
   async replace(values: Record<string, string>, now: number): Promise<void> {
-    await writeAtomically(this.dataSource, (db) => {
-      const replace = db.prepare(
-        'INSERT OR REPLACE INTO installation_secrets (key, value, created_at) VALUES (?, ?, ?)',
-      );
-      for (const [key, value] of Object.entries(values)) replace.run(key, value, now);
+    await this.unit.atomically(async (tx) => {
+      for (const [key, value] of Object.entries(values))
+        await tx.run(
+          `INSERT INTO installation_secrets (key, value, created_at) VALUES (?, ?, ?)
+           ON CONFLICT (key) DO UPDATE SET value = excluded.value, created_at = excluded.created_at`,
+          [key, value, now],
+        );
     });
   }
 
   async remove(keys: string[]): Promise<void> {
-    await writeAtomically(this.dataSource, (db) => {
-      const remove = db.prepare('DELETE FROM installation_secrets WHERE key = ?');
-      for (const key of keys) remove.run(key);
+    await this.unit.atomically(async (tx) => {
+      for (const key of keys) await tx.run('DELETE FROM installation_secrets WHERE key = ?', [key]);
     });
   }
 }

@@ -15,6 +15,7 @@ import { HistoryStats } from '../history/history-stats';
 import { IncidentsRepository } from '../incidents/incidents.repository';
 import { SensorsRepository } from '../sensors/sensors.repository';
 import { UsersRepository } from '../users/users.repository';
+import { SettingsRepository } from './settings.repository';
 import { UsersService } from '../users/users.service';
 import { UiSettingsPatchDto } from './dto/settings.dto';
 import { InstallationSecretsService } from './installation-secrets.service';
@@ -32,6 +33,7 @@ export class SettingsService {
     private readonly clock: Clock,
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
     private readonly events: EventBus,
+    private readonly settingsRows: SettingsRepository,
   ) {}
 
   async sessionInfo(principal: Principal | undefined): Promise<SessionInfo> {
@@ -110,7 +112,7 @@ export class SettingsService {
 
   private async stats(): Promise<SettingsResponse['stats']> {
     const counts = { sensors: await this.sensors.count(), incidents: await this.incidents.count() };
-    const results = this.history.results();
+    const results = await this.history.results();
     const file = databasePath(this.config.data_dir);
     const size = (path: string) => (fs.existsSync(path) ? fs.statSync(path).size : 0);
     return {
@@ -119,7 +121,7 @@ export class SettingsService {
       incidents: counts.incidents,
       oldest_sample: isoOrNull(results.oldest),
       newest_sample: isoOrNull(results.newest),
-      database_bytes: size(file) + size(`${file}-wal`),
+      database_bytes: (await this.settingsRows.serverDatabaseBytes()) ?? size(file) + size(`${file}-wal`),
     };
   }
 }

@@ -1,11 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { SiteKind } from '@monitor/contracts';
-import type Database from 'better-sqlite3';
-import { DataSource, In, Not } from 'typeorm';
-import { anyLike } from '../core/database/like-pattern';
-import { sqliteHandle } from '../core/database/sqlite-handle';
-import { connectionOf, managerOf, type SyncTx, type Tx } from '../core/database/unit-of-work';
-import { SiteEntity } from './site.entity';
+import { DataSource } from 'typeorm';
+import { anyLikeFragment, sqlClientFor, type SqlClient, type SqlExecutor } from '../core/database/sql-client';
 
 /** A stored site as the API and the other features see it. */
 export interface StoredSite {
@@ -32,111 +28,100 @@ const COLUMNS = 'id, name, kind, lat, lon, managed_by';
 export class SitesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
+  private get sql(): SqlClient {
+    return sqlClientFor(this.dataSource);
+  }
+
   /** Every site, sorted by name. */
-  async list(): Promise<StoredSite[]> {
-    return (await this.dataSource.query(`SELECT ${COLUMNS} FROM sites ORDER BY name`)) as StoredSite[];
+  list(): Promise<StoredSite[]> {
+    return this.sql.all<StoredSite>(`SELECT ${COLUMNS} FROM sites ORDER BY name`);
   }
 
   async byName(name: string): Promise<StoredSite | null> {
-    const rows = (await this.dataSource.query(`SELECT ${COLUMNS} FROM sites WHERE name = ?`, [
-      name,
-    ])) as StoredSite[];
-    return rows[0] ?? null;
+    return (await this.find(this.sql, name)) ?? null;
   }
 
   /** Sites whose name or kind contains the LIKE `pattern`, by name. */
-  async search(pattern: string, limit: number): Promise<{ name: string; kind: string }[]> {
-    return (await this.dataSource.query(
-      `SELECT name, kind FROM sites WHERE ${anyLike(['name', 'kind'])} ORDER BY name, id LIMIT ?`,
+  search(pattern: string, limit: number): Promise<{ name: string; kind: string }[]> {
+    return this.sql.all(
+      `SELECT name, kind FROM sites WHERE ${anyLikeFragment(this.sql.dialect, ['name', 'kind'])} ORDER BY name, id LIMIT ?`,
       [pattern, pattern, limit],
-    )) as { name: string; kind: string }[];
+    );
   }
 
   /** Site names by id. */
   async names(): Promise<Map<number, string>> {
-    const rows = (await this.dataSource.query('SELECT id, name FROM sites')) as {
-      id: number;
-      name: string;
-    }[];
-    return new Map(rows.map((r) => [r.id, r.name]));
+    const rows = await this.sql.all<{ id: number; name: string }>('SELECT id, name FROM sites');
+    return new Map(rows.map((r) => [Number(r.id), r.name]));
   }
 
   async nameOf(id: number): Promise<string | null> {
-    const rows = (await this.dataSource.query('SELECT name FROM sites WHERE id = ?', [id])) as {
-      name: string;
-    }[];
-    return rows[0]?.name ?? null;
+    return (await this.sql.get<{ name: string }>('SELECT name FROM sites WHERE id = ?', [id]))?.name ?? null;
   }
 
   /** The id of the site of that name, inside a transaction; null when there is none. */
-  async idOf(tx: Tx, name: string): Promise<number | null> {
-    return (await managerOf(tx).getRepository(SiteEntity).findOneBy({ name }))?.id ?? null;
+  async idOf(tx: SqlExecutor, name: string): Promise<number | null> {
+    const row = await tx.get<{ id: number }>('SELECT id FROM sites WHERE name = ?', [name]);
+    return row ? Number(row.id) : null;
   }
 
-  findNow(tx: SyncTx, name: string): StoredSite | undefined {
-    return connectionOf(tx).prepare(`SELECT ${COLUMNS} FROM sites WHERE name = ?`).get(name) as
-      StoredSite | undefined;
+  find(tx: SqlExecutor, name: string): Promise<StoredSite | undefined> {
+    return tx.get<StoredSite>(`SELECT ${COLUMNS} FROM sites WHERE name = ?`, [name]);
   }
 
   /** Inserts a site created through the API (the unique name index refuses a duplicate). */
-  insertNow(tx: SyncTx, site: SiteColumns, now: number, sample = false): void {
-    connectionOf(tx)
-      .prepare(
-        `INSERT INTO sites (name, kind, lat, lon, sample, managed_by, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, NULL, ?, ?)`,
-      )
-      .run(site.name, site.kind, site.lat, site.lon, sample ? 1 : 0, now, now);
+  async insert(tx: SqlExecutor, site: SiteColumns, now: number, sample = false): Promise<void> {
+    await tx.run(
+      `INSERT INTO sites (name, kind, lat, lon, sample, managed_by, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, NULL, ?, ?)`,
+      [site.name, site.kind, site.lat, site.lon, sample, now, now],
+    );
   }
 
-  updateNow(tx: SyncTx, id: number, site: SiteColumns, now: number): void {
-    connectionOf(tx)
-      .prepare(`UPDATE sites SET name = ?, kind = ?, lat = ?, lon = ?, updated_at = ? WHERE id = ?`)
-      .run(site.name, site.kind, site.lat, site.lon, now, id);
+  async update(tx: SqlExecutor, id: number, site: SiteColumns, now: number): Promise<void> {
+    await tx.run(`UPDATE sites SET name = ?, kind = ?, lat = ?, lon = ?, updated_at = ? WHERE id = ?`, [
+      site.name,
+      site.kind,
+      site.lat,
+      site.lon,
+      now,
+      id,
+    ]);
   }
 
-  deleteNow(tx: SyncTx, id: number): void {
-    connectionOf(tx).prepare('DELETE FROM sites WHERE id = ?').run(id);
+  async delete(tx: SqlExecutor, id: number): Promise<void> {
+    await tx.run('DELETE FROM sites WHERE id = ?', [id]);
   }
 
   /** Creates or updates a site the configuration file declares, marked as managed by it; its id. */
-  async saveDeclared(tx: Tx, site: SiteColumns, managedBy: string, now: number): Promise<number> {
-    const repository = managerOf(tx).getRepository(SiteEntity);
-    const row = await repository.findOneBy({ name: site.name });
-    const columns = { ...site, managedBy, updatedAt: now };
-    const saved = await repository.save(
-      row ? Object.assign(row, columns) : { ...columns, sample: false, createdAt: now },
+  async saveDeclared(tx: SqlExecutor, site: SiteColumns, managedBy: string, now: number): Promise<number> {
+    const row = await tx.get<{ id: number }>(
+      `INSERT INTO sites (name, kind, lat, lon, sample, managed_by, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, lat = excluded.lat, lon = excluded.lon,
+         managed_by = excluded.managed_by, updated_at = excluded.updated_at
+       RETURNING id`,
+      [site.name, site.kind, site.lat, site.lon, false, managedBy, now, now],
     );
-    return saved.id;
+    return Number(row!.id);
   }
 
   /** Sites the file managed before and no longer declares go back to the API. */
-  async releaseDeclared(tx: Tx, managedBy: string, keep: number[]): Promise<void> {
-    await managerOf(tx)
-      .getRepository(SiteEntity)
-      .update({ managedBy, id: Not(In(keep)) }, { managedBy: null });
+  async releaseDeclared(tx: SqlExecutor, managedBy: string, keep: number[]): Promise<void> {
+    const notIn = keep.length > 0 ? ` AND id NOT IN (${keep.map(() => '?').join(', ')})` : '';
+    await tx.run(`UPDATE sites SET managed_by = NULL WHERE managed_by = ?${notIn}`, [managedBy, ...keep]);
   }
 
-  /** Takes the write lock before anything is read (see the configuration file's sync). */
-  async lockForWrite(tx: Tx): Promise<void> {
-    await managerOf(tx).query('UPDATE sites SET id = id WHERE 0');
-  }
-
-  countSamples(tx?: SyncTx): number {
-    return this.connection(tx).prepare('SELECT count(*) FROM sites WHERE sample = 1').pluck().get() as number;
+  async countSamples(tx: SqlExecutor = this.sql): Promise<number> {
+    const row = await tx.get<{ n: number }>('SELECT count(*) AS n FROM sites WHERE sample = ?', [true]);
+    return Number(row?.n ?? 0);
   }
 
   /** Deletes sample sites no sensor uses any more; how many went. */
-  deleteUnusedSamples(tx: SyncTx, inUse: Set<number>): number {
-    const db = connectionOf(tx);
-    const ids = (db.prepare('SELECT id FROM sites WHERE sample = 1').pluck().all() as number[]).filter(
-      (id) => !inUse.has(id),
-    );
-    const remove = db.prepare('DELETE FROM sites WHERE id = ?');
-    for (const id of ids) remove.run(id);
+  async deleteUnusedSamples(tx: SqlExecutor, inUse: Set<number>): Promise<number> {
+    const rows = await tx.all<{ id: number }>('SELECT id FROM sites WHERE sample = ?', [true]);
+    const ids = rows.map((r) => Number(r.id)).filter((id) => !inUse.has(id));
+    for (const id of ids) await tx.run('DELETE FROM sites WHERE id = ?', [id]);
     return ids.length;
-  }
-
-  private connection(tx?: SyncTx): Database.Database {
-    return tx ? connectionOf(tx) : sqliteHandle(this.dataSource);
   }
 }

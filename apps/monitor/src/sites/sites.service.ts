@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { SiteDeleted, SiteDetail, SiteInput, SiteKind } from '@monitor/contracts';
 import { ConflictError, InvalidInputError, NotFoundError } from '@monitor/domain';
 import { Clock } from '../core/clock/clock';
-import { UnitOfWork, type SyncTx } from '../core/database/unit-of-work';
-import { isUniqueViolation } from '../core/database/write-atomically';
+import { isUniqueViolationError } from '../core/database/sql-client';
+import { UnitOfWork, type SqlExecutor } from '../core/database/unit-of-work';
 import { EventBus } from '../core/events/event-bus';
 import { SensorsRepository } from '../sensors/sensors.repository';
 import { SitesRepository, type StoredSite } from './sites.repository';
@@ -62,8 +62,8 @@ export class SitesService {
     const { lat, lon } = coordinates(input, false) as { lat: number | null; lon: number | null };
     const name = input.name;
     const now = this.clock.now();
-    await this.write(name, (tx) => {
-      this.repository.insertNow(tx, { name, kind: kindOf(input.kind, 'local'), lat, lon }, now);
+    await this.write(name, async (tx) => {
+      await this.repository.insert(tx, { name, kind: kindOf(input.kind, 'local'), lat, lon }, now);
     });
     return this.one(name);
   }
@@ -72,10 +72,10 @@ export class SitesService {
   async update(name: string, input: SiteInput): Promise<SiteDetail> {
     const position = coordinates(input, true);
     const finalName = input.name ?? name;
-    const affected = await this.write(finalName, (tx) => {
-      const site = this.mustFindChangeable(tx, name, 'changed');
+    const affected = await this.write(finalName, async (tx) => {
+      const site = await this.mustFindChangeable(tx, name, 'changed');
       const rename = input.name !== undefined && input.name !== site.name;
-      this.repository.updateNow(
+      await this.repository.update(
         tx,
         site.id,
         {
@@ -86,7 +86,7 @@ export class SitesService {
         },
         this.clock.now(),
       );
-      return rename ? this.sensors.idsOfSite(tx, site.id) : [];
+      return rename ? await this.sensors.idsOfSite(tx, site.id) : [];
     });
     this.announce(affected);
     return this.one(finalName);
@@ -97,17 +97,17 @@ export class SitesService {
    * without a site in the same transaction.
    */
   async remove(name: string, unassign: boolean): Promise<SiteDeleted> {
-    const affected = await this.write(name, (tx) => {
-      const site = this.mustFindChangeable(tx, name, 'deleted');
-      const ids = this.sensors.idsOfSite(tx, site.id);
+    const affected = await this.write(name, async (tx) => {
+      const site = await this.mustFindChangeable(tx, name, 'deleted');
+      const ids = await this.sensors.idsOfSite(tx, site.id);
       if (ids.length > 0 && !unassign) {
         const count = ids.length === 1 ? '1 sensor' : `${ids.length} sensors`;
         throw new ConflictError(
           `site "${site.name}" still has ${count}; delete with unassign=1 to leave them without a site`,
         );
       }
-      if (ids.length > 0) this.sensors.unassignSite(tx, site.id, this.clock.now());
-      this.repository.deleteNow(tx, site.id);
+      if (ids.length > 0) await this.sensors.unassignSite(tx, site.id, this.clock.now());
+      await this.repository.delete(tx, site.id);
       return ids;
     });
     this.announce(affected);
@@ -115,11 +115,11 @@ export class SitesService {
   }
 
   /** Checks and writes in one transaction; a name taken meanwhile is a 409 naming it. */
-  private async write<T>(name: string, change: (tx: SyncTx) => T): Promise<T> {
+  private async write<T>(name: string, change: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     try {
       return await this.unit.atomically(change);
     } catch (error) {
-      throw isUniqueViolation(error) ? this.duplicate(name) : error;
+      throw isUniqueViolationError(error) ? this.duplicate(name) : error;
     }
   }
 
@@ -129,8 +129,12 @@ export class SitesService {
     return view(row, (await this.sensors.countsBySite()).get(row.id) ?? 0);
   }
 
-  private mustFindChangeable(tx: SyncTx, name: string, verb: 'changed' | 'deleted'): StoredSite {
-    const site = this.repository.findNow(tx, name);
+  private async mustFindChangeable(
+    tx: SqlExecutor,
+    name: string,
+    verb: 'changed' | 'deleted',
+  ): Promise<StoredSite> {
+    const site = await this.repository.find(tx, name);
     if (!site) throw new NotFoundError(`no site named "${name}"`);
     if (site.managed_by)
       throw new ConflictError(

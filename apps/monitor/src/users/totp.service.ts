@@ -54,13 +54,14 @@ export class TotpService {
     const step = await this.validStep(secret, user.totpLastStep, code);
     if (step === null) throw new InvalidInputError('code is not valid');
     const codes = generateRecoveryCodes();
-    await this.unit.atomically((tx) => {
-      const stored = this.repository.storedTotpNow(tx, user.id);
+    await this.unit.atomically(async (tx) => {
+      const stored = await this.repository.storedTotp(tx, user.id);
+      if (!stored) throw new InvalidInputError('code is not valid');
       if (stored.totp_enabled) throw new ConflictError('the second factor is already on');
       if (stored.totp_secret !== secret || (stored.totp_last_step ?? -1) >= step)
         throw new InvalidInputError('code is not valid');
-      this.repository.enableTotpNow(tx, user.id, step, this.clock.now());
-      this.repository.storeRecoveryCodesNow(tx, user.id, hashed(codes));
+      await this.repository.enableTotp(tx, user.id, step, this.clock.now());
+      await this.repository.storeRecoveryCodes(tx, user.id, hashed(codes));
     });
     return codes;
   }
@@ -74,10 +75,10 @@ export class TotpService {
   async regenerateRecoveryCodes(user: User, password: string): Promise<string[]> {
     await this.requirePassword(user, password);
     const codes = generateRecoveryCodes();
-    await this.unit.atomically((tx) => {
-      const on = this.repository.storedTotpNow(tx, user.id)?.totp_enabled;
+    await this.unit.atomically(async (tx) => {
+      const on = (await this.repository.storedTotp(tx, user.id))?.totp_enabled;
       if (!on) throw new ConflictError('the second factor is off; there are no recovery codes');
-      this.repository.storeRecoveryCodesNow(tx, user.id, hashed(codes));
+      await this.repository.storeRecoveryCodes(tx, user.id, hashed(codes));
     });
     return codes;
   }

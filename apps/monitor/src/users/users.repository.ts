@@ -1,20 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { ConflictError, NotFoundError } from '@monitor/domain';
 import type { Role } from '@monitor/contracts';
-import { DataSource, IsNull } from 'typeorm';
-import { anyLike } from '../core/database/like-pattern';
-import { connectionOf, type SyncTx } from '../core/database/unit-of-work';
-import { isUniqueViolation } from '../core/database/write-atomically';
-import { RecoveryCodeEntity } from './recovery-code.entity';
-import { UserEntity } from './user.entity';
+import { DataSource } from 'typeorm';
+import {
+  anyLikeFragment,
+  boolOf,
+  isUniqueViolationError,
+  sqlClientFor,
+  type SqlClient,
+  type SqlExecutor,
+} from '../core/database/sql-client';
+import type { UserEntity } from './user.entity';
 
 /** A stored account, as the other features (sign-in, sessions, preferences) see it. */
 export type User = UserEntity;
 
 /*
  * The account rules that depend on other rows ("no account yet", "another active administrator",
- * "no such name yet") are each checked and written by synchronous statements inside one
- * UnitOfWork.atomically transaction, so two requests can never both pass the check.
+ * "no such name yet") are each checked and written inside one UnitOfWork.atomically transaction,
+ * so two requests can never both pass the check.
  */
 
 export interface NewAccount {
@@ -24,78 +28,139 @@ export interface NewAccount {
   now: number;
 }
 
+const COLUMNS = `id, username, password_hash, role, disabled, token_epoch, totp_secret, totp_enabled,
+  totp_last_step, ui, tour_version, last_login_at, created_at, updated_at`;
+
+interface UserRow {
+  id: number;
+  username: string;
+  password_hash: string;
+  role: Role;
+  disabled: unknown;
+  token_epoch: number;
+  totp_secret: string | null;
+  totp_enabled: unknown;
+  totp_last_step: number | null;
+  ui: string;
+  tour_version: number;
+  last_login_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+function parseUi(text: string): Record<string, string> {
+  try {
+    return JSON.parse(text) as Record<string, string>;
+  } catch {
+    return {};
+  }
+}
+
+const toUser = (row: UserRow): User => ({
+  id: Number(row.id),
+  username: row.username,
+  passwordHash: row.password_hash,
+  role: row.role,
+  disabled: boolOf(row.disabled),
+  tokenEpoch: Number(row.token_epoch),
+  totpSecret: row.totp_secret,
+  totpEnabled: boolOf(row.totp_enabled),
+  totpLastStep: row.totp_last_step === null ? null : Number(row.totp_last_step),
+  ui: parseUi(row.ui),
+  tourVersion: Number(row.tour_version),
+  lastLoginAt: row.last_login_at === null ? null : Number(row.last_login_at),
+  createdAt: Number(row.created_at),
+  updatedAt: Number(row.updated_at),
+});
+
 const INSERT = `INSERT INTO users (username, password_hash, role, disabled, token_epoch, totp_enabled, ui,
     tour_version, created_at, updated_at)
-  SELECT @username, @passwordHash, @role, 0, 0, 0, '{}', 0, @now, @now`;
+  VALUES (?, ?, ?, ?, 0, ?, '{}', 0, ?, ?)`;
+
+const insertParams = (a: NewAccount): unknown[] => [
+  a.username,
+  a.passwordHash,
+  a.role,
+  false,
+  false,
+  a.now,
+  a.now,
+];
 
 /** Inserts the account and answers its id; a name taken in any case is a 409 naming it. */
-function insertAccount(tx: SyncTx, account: NewAccount): number {
-  const db = connectionOf(tx);
+async function insertAccount(tx: SqlExecutor, account: NewAccount): Promise<number> {
   try {
-    return Number(db.prepare(INSERT).run(account).lastInsertRowid);
+    const row = await tx.get<{ id: number }>(`${INSERT} RETURNING id`, insertParams(account));
+    return Number(row!.id);
   } catch (error) {
-    if (isUniqueViolation(error))
+    if (isUniqueViolationError(error))
       throw new ConflictError(`an account named "${account.username}" already exists`);
     throw error;
   }
 }
 
-/** Inserts the account only while the table is empty (first-run setup); null when one exists. */
-function insertFirstAccount(tx: SyncTx, account: NewAccount): number | null {
-  const db = connectionOf(tx);
-  const run = db.prepare(`${INSERT} WHERE NOT EXISTS (SELECT 1 FROM users)`).run(account);
-  return run.changes === 1 ? Number(run.lastInsertRowid) : null;
+/**
+ * Inserts the account only while the table is empty (first-run setup); null when one exists.
+ * Inside `atomically`, so no other writer comes between the check and the insert.
+ */
+async function insertFirstAccount(tx: SqlExecutor, account: NewAccount): Promise<number | null> {
+  if (await tx.get('SELECT 1 AS one FROM users LIMIT 1')) return null;
+  const row = await tx.get<{ id: number }>(`${INSERT} RETURNING id`, insertParams(account));
+  return row ? Number(row.id) : null;
 }
 
 interface StoredRole {
   role: Role;
-  disabled: number;
+  disabled: boolean;
 }
 
-function storedRole(tx: SyncTx, id: number): StoredRole {
-  const db = connectionOf(tx);
-  const row = db.prepare('SELECT role, disabled FROM users WHERE id = ?').get(id) as StoredRole | undefined;
+async function storedRole(tx: SqlExecutor, id: number): Promise<StoredRole> {
+  const row = await tx.get<{ role: Role; disabled: unknown }>(
+    'SELECT role, disabled FROM users WHERE id = ?',
+    [id],
+  );
   if (!row) throw new NotFoundError(`no account with id ${id}`);
-  return row;
+  return { role: row.role, disabled: boolOf(row.disabled) };
 }
 
 /** Refuses a change that would leave no active administrator but the account `id`. */
-function requireAnotherActiveAdmin(tx: SyncTx, id: number, action: string): void {
-  const db = connectionOf(tx);
-  const others = db
-    .prepare(`SELECT count(*) FROM users WHERE role = 'admin' AND disabled = 0 AND id != ?`)
-    .pluck()
-    .get(id) as number;
-  if (others === 0) throw new ConflictError(`the last active administrator cannot be ${action}`);
+async function requireAnotherActiveAdmin(tx: SqlExecutor, id: number, action: string): Promise<void> {
+  const row = await tx.get<{ n: number }>(
+    `SELECT count(*) AS n FROM users WHERE role = 'admin' AND disabled = ? AND id <> ?`,
+    [false, id],
+  );
+  if (Number(row?.n ?? 0) === 0) throw new ConflictError(`the last active administrator cannot be ${action}`);
 }
 
 /** Sets role and disabled; the last active administrator keeps both. */
-function changeRole(tx: SyncTx, id: number, change: { role?: Role; disabled?: boolean }, now: number): void {
-  const db = connectionOf(tx);
-  const stored = storedRole(tx, id);
-  const next = { role: change.role ?? stored.role, disabled: change.disabled ?? stored.disabled === 1 };
-  const losesAdmin =
-    stored.role === 'admin' && stored.disabled === 0 && (next.role !== 'admin' || next.disabled);
-  if (losesAdmin) requireAnotherActiveAdmin(tx, id, next.disabled ? 'disabled' : 'demoted');
-  db.prepare('UPDATE users SET role = ?, disabled = ?, updated_at = ? WHERE id = ?').run(
+async function changeRole(
+  tx: SqlExecutor,
+  id: number,
+  change: { role?: Role; disabled?: boolean },
+  now: number,
+): Promise<void> {
+  const stored = await storedRole(tx, id);
+  const next = { role: change.role ?? stored.role, disabled: change.disabled ?? stored.disabled };
+  const losesAdmin = stored.role === 'admin' && !stored.disabled && (next.role !== 'admin' || next.disabled);
+  if (losesAdmin) await requireAnotherActiveAdmin(tx, id, next.disabled ? 'disabled' : 'demoted');
+  await tx.run('UPDATE users SET role = ?, disabled = ?, updated_at = ? WHERE id = ?', [
     next.role,
-    next.disabled ? 1 : 0,
+    next.disabled,
     now,
     id,
-  );
+  ]);
 }
 
 /** Deletes the account (its recovery codes cascade); never the last active administrator. */
-function deleteAccount(tx: SyncTx, id: number): void {
-  const db = connectionOf(tx);
-  const stored = storedRole(tx, id);
-  if (stored.role === 'admin' && stored.disabled === 0) requireAnotherActiveAdmin(tx, id, 'deleted');
-  db.prepare('DELETE FROM users WHERE id = ?').run(id);
+async function deleteAccount(tx: SqlExecutor, id: number): Promise<void> {
+  const stored = await storedRole(tx, id);
+  if (stored.role === 'admin' && !stored.disabled) await requireAnotherActiveAdmin(tx, id, 'deleted');
+  await tx.run('DELETE FROM users WHERE id = ?', [id]);
 }
 
 /** The TOTP columns a confirmation re-checks inside its transaction. */
 interface StoredTotp {
-  totp_enabled: number;
+  totp_enabled: boolean;
   totp_secret: string | null;
   totp_last_step: number | null;
 }
@@ -105,8 +170,8 @@ interface StoredTotp {
 export class UsersRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  private get users() {
-    return this.dataSource.getRepository(UserEntity);
+  private get sql(): SqlClient {
+    return sqlClientFor(this.dataSource);
   }
 
   readonly insertAccount = insertAccount;
@@ -114,135 +179,148 @@ export class UsersRepository {
   readonly changeRole = changeRole;
   readonly deleteAccount = deleteAccount;
 
-  existsNow(tx: SyncTx, id: number): boolean {
-    return connectionOf(tx).prepare('SELECT 1 FROM users WHERE id = ?').get(id) !== undefined;
+  async exists(tx: SqlExecutor, id: number): Promise<boolean> {
+    return (await tx.get('SELECT 1 AS one FROM users WHERE id = ?', [id])) !== undefined;
   }
 
   /** Accounts whose username or role contains the LIKE `pattern`; never any credential. */
   async search(
     pattern: string,
     limit: number,
-  ): Promise<{ username: string; role: string; disabled: number; last_login_at: number | null }[]> {
-    return (await this.dataSource.query(
+  ): Promise<{ username: string; role: string; disabled: boolean; last_login_at: number | null }[]> {
+    const rows = await this.sql.all<{
+      username: string;
+      role: string;
+      disabled: unknown;
+      last_login_at: number | null;
+    }>(
       `SELECT username, role, disabled, last_login_at FROM users
-       WHERE ${anyLike(['username', 'role'])} ORDER BY username, id LIMIT ?`,
+       WHERE ${anyLikeFragment(this.sql.dialect, ['username', 'role'])} ORDER BY username, id LIMIT ?`,
       [pattern, pattern, limit],
-    )) as { username: string; role: string; disabled: number; last_login_at: number | null }[];
+    );
+    return rows.map((row) => ({ ...row, disabled: boolOf(row.disabled) }));
   }
 
-  count(): Promise<number> {
-    return this.users.count();
+  async count(): Promise<number> {
+    return Number((await this.sql.get<{ n: number }>('SELECT count(*) AS n FROM users'))?.n ?? 0);
   }
 
-  findById(id: number): Promise<User | null> {
-    return this.users.findOneBy({ id });
+  async findById(id: number): Promise<User | null> {
+    const row = await this.sql.get<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = ?`, [id]);
+    return row ? toUser(row) : null;
   }
 
   /** Case-insensitive, like the unique index. */
-  findByUsername(username: string): Promise<User | null> {
-    return this.users.findOneBy({ username });
+  async findByUsername(username: string): Promise<User | null> {
+    const row = await this.sql.get<UserRow>(`SELECT ${COLUMNS} FROM users WHERE username = ?`, [username]);
+    return row ? toUser(row) : null;
   }
 
   /** Every account by name. */
-  list(): Promise<User[]> {
-    return this.users.find({ order: { username: 'ASC' } });
+  async list(): Promise<User[]> {
+    return (await this.sql.all<UserRow>(`SELECT ${COLUMNS} FROM users ORDER BY username, id`)).map(toUser);
   }
 
   /** A new password hash; the epoch moves on, which ends every session of the account. */
   async setPassword(user: User, passwordHash: string, now: number): Promise<User> {
-    Object.assign(user, { passwordHash, tokenEpoch: user.tokenEpoch + 1, updatedAt: now });
-    return this.users.save(user);
+    await this.sql.run(
+      'UPDATE users SET password_hash = ?, token_epoch = token_epoch + 1, updated_at = ? WHERE id = ?',
+      [passwordHash, now, user.id],
+    );
+    return (await this.findById(user.id)) ?? user;
   }
 
   async recordSignIn(id: number, now: number): Promise<void> {
-    await this.users.update({ id }, { lastLoginAt: now });
+    await this.sql.run('UPDATE users SET last_login_at = ? WHERE id = ?', [now, id]);
   }
 
   async setUi(id: number, ui: Record<string, string>, now: number): Promise<void> {
-    await this.users.update({ id }, { ui, updatedAt: now });
+    await this.sql.run('UPDATE users SET ui = ?, updated_at = ? WHERE id = ?', [JSON.stringify(ui), now, id]);
   }
 
   /** Records the highest tour version finished; a lower version never undoes a higher one. */
   async raiseTourVersion(id: number, version: number): Promise<void> {
-    await this.dataSource
-      .createQueryBuilder()
-      .update(UserEntity)
-      .set({ tourVersion: version })
-      .where('id = :id AND tour_version < :version', { id, version })
-      .execute();
+    await this.sql.run('UPDATE users SET tour_version = ? WHERE id = ? AND tour_version < ?', [
+      version,
+      id,
+      version,
+    ]);
   }
 
   /** Unused recovery codes per account (of one account when `userId` is given). */
   async recoveryCodesLeft(userId?: number): Promise<Map<number, number>> {
-    const query = this.dataSource
-      .getRepository(RecoveryCodeEntity)
-      .createQueryBuilder('c')
-      .select('c.user_id', 'user_id')
-      .addSelect('count(*)', 'left')
-      .where('c.used_at IS NULL')
-      .groupBy('c.user_id');
-    if (userId !== undefined) query.andWhere('c.user_id = :userId', { userId });
-    const rows = await query.getRawMany<{ user_id: number; left: number }>();
-    return new Map(rows.map((row) => [Number(row.user_id), Number(row.left)]));
+    const rows = await this.sql.all<{ user_id: number; n: number }>(
+      `SELECT user_id, count(*) AS n FROM recovery_codes WHERE used_at IS NULL${
+        userId === undefined ? '' : ' AND user_id = ?'
+      } GROUP BY user_id`,
+      userId === undefined ? [] : [userId],
+    );
+    return new Map(rows.map((row) => [Number(row.user_id), Number(row.n)]));
   }
 
   /** Stores a new unconfirmed secret, only while the second factor is off; false when it is on. */
   async startTotp(id: number, secret: string, now: number): Promise<boolean> {
-    const stored = await this.users.update(
-      { id, totpEnabled: false },
-      { totpSecret: secret, totpLastStep: null, updatedAt: now },
+    const stored = await this.sql.run(
+      'UPDATE users SET totp_secret = ?, totp_last_step = NULL, updated_at = ? WHERE id = ? AND totp_enabled = ?',
+      [secret, now, id, false],
     );
-    return stored.affected === 1;
+    return stored.changes === 1;
   }
 
-  storedTotpNow(tx: SyncTx, id: number): StoredTotp {
-    return connectionOf(tx)
-      .prepare('SELECT totp_enabled, totp_secret, totp_last_step FROM users WHERE id = ?')
-      .get(id) as StoredTotp;
+  async storedTotp(tx: SqlExecutor, id: number): Promise<StoredTotp | undefined> {
+    const row = await tx.get<{
+      totp_enabled: unknown;
+      totp_secret: string | null;
+      totp_last_step: number | null;
+    }>('SELECT totp_enabled, totp_secret, totp_last_step FROM users WHERE id = ?', [id]);
+    return row && { ...row, totp_enabled: boolOf(row.totp_enabled) };
   }
 
-  enableTotpNow(tx: SyncTx, id: number, step: number, now: number): void {
-    connectionOf(tx)
-      .prepare('UPDATE users SET totp_enabled = 1, totp_last_step = ?, updated_at = ? WHERE id = ?')
-      .run(step, now, id);
+  async enableTotp(tx: SqlExecutor, id: number, step: number, now: number): Promise<void> {
+    await tx.run('UPDATE users SET totp_enabled = ?, totp_last_step = ?, updated_at = ? WHERE id = ?', [
+      true,
+      step,
+      now,
+      id,
+    ]);
   }
 
   /** Replaces the account's recovery codes with the given hashes. */
-  storeRecoveryCodesNow(tx: SyncTx, userId: number, hashes: string[]): void {
-    const db = connectionOf(tx);
-    db.prepare('DELETE FROM recovery_codes WHERE user_id = ?').run(userId);
-    const insert = db.prepare('INSERT INTO recovery_codes (user_id, code_hash, used_at) VALUES (?, ?, NULL)');
-    for (const hash of hashes) insert.run(userId, hash);
+  async storeRecoveryCodes(tx: SqlExecutor, userId: number, hashes: string[]): Promise<void> {
+    await tx.run('DELETE FROM recovery_codes WHERE user_id = ?', [userId]);
+    if (hashes.length === 0) return;
+    await tx.run(
+      `INSERT INTO recovery_codes (user_id, code_hash, used_at) VALUES ${hashes.map(() => '(?, ?, NULL)').join(', ')}`,
+      hashes.flatMap((hash) => [userId, hash]),
+    );
   }
 
   /** Turns the second factor off: secret, step and recovery codes go in one transaction. */
   async disableTotp(id: number, now: number): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      await manager.delete(RecoveryCodeEntity, { userId: id });
-      await manager.update(
-        UserEntity,
-        { id },
-        { totpEnabled: false, totpSecret: null, totpLastStep: null, updatedAt: now },
+    await this.sql.transaction(async (tx) => {
+      await tx.run('DELETE FROM recovery_codes WHERE user_id = ?', [id]);
+      await tx.run(
+        'UPDATE users SET totp_enabled = ?, totp_secret = NULL, totp_last_step = NULL, updated_at = ? WHERE id = ?',
+        [false, now, id],
       );
     });
   }
 
   /** Spends an unused recovery code; false when there is none with that hash. */
   async spendRecoveryCode(userId: number, codeHash: string, now: number): Promise<boolean> {
-    const spent = await this.dataSource
-      .getRepository(RecoveryCodeEntity)
-      .update({ userId, codeHash, usedAt: IsNull() }, { usedAt: now });
-    return spent.affected === 1;
+    const spent = await this.sql.run(
+      'UPDATE recovery_codes SET used_at = ? WHERE user_id = ? AND code_hash = ? AND used_at IS NULL',
+      [now, userId, codeHash],
+    );
+    return spent.changes === 1;
   }
 
   /** Records a used time step unless a later one is recorded (of two racing, one wins). */
   async recordTotpStep(id: number, step: number): Promise<boolean> {
-    const recorded = await this.users
-      .createQueryBuilder()
-      .update()
-      .set({ totpLastStep: step })
-      .where('id = :id AND (totp_last_step IS NULL OR totp_last_step < :step)', { id, step })
-      .execute();
-    return recorded.affected === 1;
+    const recorded = await this.sql.run(
+      'UPDATE users SET totp_last_step = ? WHERE id = ? AND (totp_last_step IS NULL OR totp_last_step < ?)',
+      [step, id, step],
+    );
+    return recorded.changes === 1;
   }
 }

@@ -107,19 +107,19 @@ export class UsersService implements OnApplicationBootstrap {
   /** Role and disabled flag; refuses to leave no active administrator or to disable oneself. */
   async update(actorId: number | null, id: number, change: UpdateUserRequest): Promise<UserAccount> {
     const now = this.clock.now();
-    await this.unit.atomically((tx) => {
+    await this.unit.atomically(async (tx) => {
       if (change.disabled === true && id === actorId)
         throw new ConflictError('you cannot disable your own account');
-      this.repository.changeRole(tx, id, change, now);
+      await this.repository.changeRole(tx, id, change, now);
     });
     return this.account(await this.mustFind(id));
   }
 
   async remove(actorId: number | null, id: number): Promise<void> {
-    await this.unit.atomically((tx) => {
-      if (id === actorId && this.repository.existsNow(tx, id))
+    await this.unit.atomically(async (tx) => {
+      if (id === actorId && (await this.repository.exists(tx, id)))
         throw new ConflictError('you cannot delete your own account');
-      this.repository.deleteAccount(tx, id);
+      await this.repository.deleteAccount(tx, id);
     });
   }
 

@@ -18,7 +18,7 @@ import { UnitOfWork } from './unit-of-work';
  */
 @Injectable()
 export class DatabaseLifecycle implements OnApplicationShutdown {
-  private readonly finalWrites: (() => void)[] = [];
+  private readonly finalWrites: (() => void | Promise<void>)[] = [];
   /** True once shutdown began: the final writes run now, whatever backoff a writer is in. */
   closing = false;
 
@@ -27,14 +27,14 @@ export class DatabaseLifecycle implements OnApplicationShutdown {
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
   ) {}
 
-  beforeClose(write: () => void): void {
+  beforeClose(write: () => void | Promise<void>): void {
     this.finalWrites.push(write);
   }
 
   async onApplicationShutdown(): Promise<void> {
     if (!this.dataSource.isInitialized) return;
     this.closing = true;
-    for (const write of this.finalWrites) write();
+    for (const write of this.finalWrites) await write();
     await this.dataSource.destroy();
     this.logger.info('database closed');
   }

@@ -63,13 +63,41 @@ export function isUniqueViolationError(error: unknown): boolean {
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
 }
 
-/** The SqlClient over the DataSource's own connection (SQLite) or pool (PostgreSQL). */
-export function sqlClientFor(dataSource: DataSource): SqlClient {
-  if (dialectOf(dataSource) === 'postgres') {
-    return new PostgresClient((dataSource.driver as unknown as { master: Pool }).master);
-  }
-  return new SqliteClient(sqliteHandle(dataSource));
+/** Whether `error` is a row refused by a FOREIGN KEY constraint, on either backend. */
+export function isForeignKeyViolationError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
 }
+
+/** A boolean column as read back: SQLite answers 1/0, PostgreSQL true/false. */
+export const boolOf = (value: unknown): boolean => value === true || value === 1 || value === '1';
+
+/** `(a LIKE ? OR b LIKE ? ...)` with likeFragment's folding (one parameter each). */
+export const anyLikeFragment = (dialect: Dialect, expressions: string[]): string =>
+  `(${expressions.map((e) => likeFragment(dialect, e)).join(' OR ')})`;
+
+const clients = new WeakMap<DataSource, SqlClient>();
+
+/**
+ * The SqlClient over the DataSource's own connection (SQLite) or pool (PostgreSQL): one per
+ * DataSource, since SQLite's transactions queue on the client that started them.
+ */
+export function sqlClientFor(dataSource: DataSource): SqlClient {
+  let client = clients.get(dataSource);
+  if (!client) {
+    // Statements go to the connection's logger like TypeORM's own (off unless logging is on).
+    const log: QueryLog = (sql, params) => dataSource.logger.logQuery(sql, params as unknown[]);
+    client =
+      dialectOf(dataSource) === 'postgres'
+        ? new PostgresClient((dataSource.driver as unknown as { master: Pool }).master, log)
+        : new SqliteClient(sqliteHandle(dataSource), log);
+    clients.set(dataSource, client);
+  }
+  return client;
+}
+
+/** Where a client reports each statement it runs. */
+export type QueryLog = (sql: string, params?: readonly unknown[]) => void;
 
 const MAX_CACHED_STATEMENTS = 500;
 
@@ -86,7 +114,10 @@ export class SqliteClient implements SqlClient {
   private queue: Promise<unknown> = Promise.resolve();
   private open = false;
 
-  constructor(private readonly db: Database.Database) {}
+  constructor(
+    private readonly db: Database.Database,
+    private readonly log?: QueryLog,
+  ) {}
 
   private statement(sql: string): Database.Statement {
     let statement = this.statements.get(sql);
@@ -100,6 +131,7 @@ export class SqliteClient implements SqlClient {
   }
 
   private exec(sql: string, params: readonly unknown[] = []): { rows: unknown[]; changes: number } {
+    this.log?.(sql, params);
     const statement = this.statement(sql);
     const values = params.map(sqliteValue);
     if (statement.reader) return { rows: statement.all(...values), changes: 0 };
@@ -167,17 +199,23 @@ export class SqliteClient implements SqlClient {
 export class PostgresClient implements SqlClient {
   readonly dialect = 'postgres' as const;
 
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    private readonly log?: QueryLog,
+  ) {}
 
   all<T>(sql: string, params?: readonly unknown[]): Promise<T[]> {
+    this.log?.(sql, params);
     return query<T>(this.pool, sql, params);
   }
 
   async get<T>(sql: string, params?: readonly unknown[]): Promise<T | undefined> {
+    this.log?.(sql, params);
     return (await query<T>(this.pool, sql, params))[0];
   }
 
   async run(sql: string, params?: readonly unknown[]): Promise<RunResult> {
+    this.log?.(sql, params);
     const result = await this.pool.query(toPositional(sql), params as unknown[]);
     return { changes: result.rowCount ?? 0 };
   }
@@ -186,7 +224,7 @@ export class PostgresClient implements SqlClient {
     const client = await this.pool.connect();
     try {
       await client.query(options.readOnly ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
-      const value = await work(clientExecutor(client));
+      const value = await work(clientExecutor(client, this.log));
       await client.query('COMMIT');
       client.release();
       return value;
@@ -202,14 +240,21 @@ export class PostgresClient implements SqlClient {
   }
 }
 
-function clientExecutor(client: PoolClient): SqlExecutor {
+function clientExecutor(client: PoolClient, log?: QueryLog): SqlExecutor {
   return {
     dialect: 'postgres',
-    all: <T>(sql: string, params?: readonly unknown[]) => query<T>(client, sql, params),
-    get: async <T>(sql: string, params?: readonly unknown[]) => (await query<T>(client, sql, params))[0],
-    run: async (sql: string, params?: readonly unknown[]) => ({
-      changes: (await client.query(toPositional(sql), params as unknown[])).rowCount ?? 0,
-    }),
+    all: <T>(sql: string, params?: readonly unknown[]) => {
+      log?.(sql, params);
+      return query<T>(client, sql, params);
+    },
+    get: async <T>(sql: string, params?: readonly unknown[]) => {
+      log?.(sql, params);
+      return (await query<T>(client, sql, params))[0];
+    },
+    run: async (sql: string, params?: readonly unknown[]) => {
+      log?.(sql, params);
+      return { changes: (await client.query(toPositional(sql), params as unknown[])).rowCount ?? 0 };
+    },
   };
 }
 

@@ -1,53 +1,78 @@
 import { Injectable } from '@nestjs/common';
+import { ConflictError } from '@monitor/domain';
 import type Database from 'better-sqlite3';
 import { DataSource } from 'typeorm';
 import { connectionFree } from './connection-free';
+import type { Dialect } from './dialect';
+import { sqlClientFor, type SqlClient, type SqlExecutor } from './sql-client';
 import { sqliteHandle } from './sqlite-handle';
-import { syncTxOf, txOf, type SyncTx, type Tx } from './tx';
-import { writeAtomically } from './write-atomically';
+import { syncTxOf, type SyncTx } from './tx';
 
 export { connectionOf, managerOf, type SyncTx, type Tx } from './tx';
+export type { SqlExecutor } from './sql-client';
 
 /**
- * Starts the transactions that span repositories. Each flavour hands the repositories the same
- * connection the transaction runs on, so their writes commit or roll back together.
+ * The key of PostgreSQL's transaction-level advisory lock every `atomically` writer takes first:
+ * one constant, so all of them serialise with each other across connections and instances.
+ */
+export const ATOMIC_WRITE_LOCK = 7_150_015;
+
+/**
+ * Starts the transactions that span repositories. The repositories get the transaction's
+ * executor, so their statements commit or roll back together.
  */
 @Injectable()
 export class UnitOfWork {
-  private db?: Database.Database;
-
   constructor(private readonly dataSource: DataSource) {}
 
-  private connection(): Database.Database {
-    return (this.db ??= sqliteHandle(this.dataSource));
+  /** The client for statements outside a transaction. */
+  get sql(): SqlClient {
+    return sqlClientFor(this.dataSource);
   }
 
-  /** An async transaction (TypeORM's): repositories may await inside it. */
-  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction((manager) => work(txOf(manager)));
+  get dialect(): Dialect {
+    return this.sql.dialect;
+  }
+
+  /** One transaction; `work` must run every statement on `tx`. */
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.sql.transaction(work);
   }
 
   /**
-   * One synchronous `BEGIN IMMEDIATE` transaction, after waiting out one held open across an
-   * await (see writeAtomically): checks and writes inside it cannot interleave with anyone.
+   * One transaction serialised with every other `atomically` writer (SQLite's BEGIN IMMEDIATE,
+   * PostgreSQL's advisory lock taken first): "check, then write" rules hold across connections.
    */
-  atomically<T>(work: (tx: SyncTx) => T): Promise<T> {
-    return writeAtomically(this.dataSource, (db) => work(syncTxOf(db)));
+  async atomically<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+    try {
+      return await this.sql.transaction(async (tx) => {
+        if (tx.dialect === 'postgres') await tx.get('SELECT pg_advisory_xact_lock(?)', [ATOMIC_WRITE_LOCK]);
+        return work(tx);
+      });
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'SQLITE_BUSY')
+        throw new ConflictError('the database stayed busy: nothing was changed, try again');
+      throw error;
+    }
   }
 
-  /** Whether a transaction is open on the shared connection (someone else's, when asked outside one). */
+  private connection(): Database.Database {
+    return sqliteHandle(this.dataSource);
+  }
+
+  /** SQLite's hot path only: whether a transaction is open on the shared connection. */
   get inTransaction(): boolean {
     return this.connection().inTransaction;
   }
 
-  /** Resolves once no transaction is open; call right before `now`, with no await between. */
+  /** SQLite's hot path only: resolves once no transaction is open; call right before `now`. */
   async ready(): Promise<void> {
     await connectionFree(this.connection());
   }
 
   /**
-   * A synchronous transaction right now, without waiting: for hot paths that called `ready()`
-   * just before, and for writes nested in a transaction already open (they join it).
+   * SQLite's hot path only: a synchronous transaction right now, without waiting (after `ready()`,
+   * or nested in a transaction already open, which it joins).
    */
   now<T>(work: (tx: SyncTx) => T): T {
     const db = this.connection();

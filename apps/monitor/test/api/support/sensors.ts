@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Incident, MaintenanceWindow, Sensor } from '@monitor/contracts';
 import type { ProbeOutcome } from '@monitor/probes';
 import { DataSource } from 'typeorm';
+import { sqlClientFor } from '../../../src/core/database/sql-client';
 import { EventBus, type MonitorEvents } from '../../../src/core/events/event-bus';
 import { ResultWriter } from '../../../src/history/result-writer.service';
 import { SchedulerService } from '../../../src/scheduler/scheduler.service';
@@ -117,7 +118,8 @@ export async function sql<T = Record<string, unknown>>(
   query: string,
   params: unknown[] = [],
 ): Promise<T[]> {
-  return (await t.app.get(DataSource).query(query, params)) as T[];
+  // Through the SqlClient, so `?` placeholders work on both backends.
+  return sqlClientFor(t.app.get(DataSource)).all<T>(query, params);
 }
 
 /** Creates a sensor (201 expected) and answers it. */

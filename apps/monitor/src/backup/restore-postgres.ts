@@ -7,13 +7,7 @@ import { LoopTurns } from './loop-turns';
 import { applyRestore, type PlanData, type RestoreOutcome } from './restore-apply';
 import { SafetyCopyError } from './restore-errors';
 import { scanRange } from './restore-spool';
-
-/**
- * The key of the transaction-level advisory lock every `atomically` writer takes first (UnitOfWork's
- * ATOMIC_WRITE_LOCK; the same number): the restore takes it too, so no "check, then write" of the
- * API or the scheduler interleaves with the rows it replaces.
- */
-export const RESTORE_WRITE_LOCK = 7_150_015;
+import { ATOMIC_WRITE_LOCK } from '../core/database/unit-of-work';
 
 /** The PostgreSQL safety document's name: a constant prefix and the time (UTC, to the second). */
 export const safetyDocumentName = (nowMs: number): string =>
@@ -116,7 +110,8 @@ export async function restoreIntoPostgres(
   const file = await fs.promises.open(job.spool, 'r');
   try {
     const outcome = await client.transaction(async (tx) => {
-      await tx.get('SELECT pg_advisory_xact_lock(?)', [RESTORE_WRITE_LOCK]);
+      // The lock every `atomically` writer takes: no "check, then write" interleaves with the restore.
+      await tx.get('SELECT pg_advisory_xact_lock(?)', [ATOMIC_WRITE_LOCK]);
       const turns = new LoopTurns();
       return applyRestore(tx, job.plan, {
         now: job.now,

@@ -1,6 +1,5 @@
 import type { SqlExecutor } from '../core/database/sql-client';
 import { storedBoolean } from '../core/database/stored-values';
-import { connectionOf, type SyncTx } from '../core/database/tx';
 
 /** A sensor's definition as backup and restore carry it (site and parent resolved by the caller). */
 export interface SensorRecord {
@@ -197,55 +196,4 @@ export interface SampleSensor {
   message: string;
   lastCheckedAt: number | null;
   latencyMs: number | null;
-}
-
-/** The id of the oldest sensor of that name, if any. */
-export function sensorIdByName(tx: SyncTx, name: string): number | undefined {
-  return connectionOf(tx)
-    .prepare('SELECT id FROM sensors WHERE name = ? ORDER BY id LIMIT 1')
-    .pluck()
-    .get(name) as number | undefined;
-}
-
-/** The sites some sensor uses. */
-export function siteIdsInUse(tx: SyncTx): Set<number> {
-  return new Set(
-    connectionOf(tx)
-      .prepare('SELECT DISTINCT site_id FROM sensors WHERE site_id IS NOT NULL')
-      .pluck()
-      .all() as number[],
-  );
-}
-
-/** Inserts a sample sensor (`sample = 1`) at the end of the dashboard order; returns its id. */
-export function insertSampleSensor(tx: SyncTx, s: SampleSensor, now: number): number {
-  return Number(
-    connectionOf(tx)
-      .prepare(
-        `INSERT INTO sensors (name, type, target, interval, retries, reminder_every, group_name, tags, site_id,
-           parent_id, enabled, options, sort_order, sample, status, message, last_checked_at, latency_ms, streak,
-           status_changed_at, created_at, updated_at)
-         VALUES (@name, @type, @target, @interval, @retries, @reminderEvery, @group, @tags, @siteId, @parentId,
-           @enabled, @options, (SELECT coalesce(max(sort_order), 0) + 1 FROM sensors), 1, @status, @message,
-           @lastCheckedAt, @latencyMs, 0, @lastCheckedAt, @now, @now)`,
-      )
-      .run({
-        ...s,
-        tags: JSON.stringify(s.tags),
-        options: JSON.stringify(s.options),
-        enabled: s.enabled ? 1 : 0,
-        status: s.enabled ? 'unknown' : 'paused',
-        now,
-      }).lastInsertRowid,
-  );
-}
-
-/** The sample sensors' ids. */
-export function sampleSensorIds(tx: SyncTx): number[] {
-  return connectionOf(tx).prepare('SELECT id FROM sensors WHERE sample = 1').pluck().all() as number[];
-}
-
-/** Deletes the sample sensors (with everything that cascades from them). */
-export function deleteSampleSensors(tx: SyncTx): void {
-  connectionOf(tx).prepare('DELETE FROM sensors WHERE sample = 1').run();
 }

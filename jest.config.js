@@ -35,6 +35,7 @@ const postgres = {
   // The harness's own tests start their own clusters; once, in the cli project, is enough.
   testPathIgnorePatterns: [
     '/node_modules/',
+    '/test/api/postgres-outage\\.spec\\.ts$',
     '/test/cli/(postgres-cluster|postgres-names|pg-jest-projects|postgres-storage|postgres-backup)\\.spec\\.ts$',
   ],
 };

@@ -36,6 +36,8 @@ const postgres = {
   testPathIgnorePatterns: [
     '/node_modules/',
     '/test/api/postgres-outage\\.spec\\.ts$',
+    // SQLite by nature: the .db file, its PRAGMAs and query plans, a full tmpfs, a SQLite trigger.
+    '/test/api/(database|disk-full|write-failures)\\.spec\\.ts$',
     '/test/cli/(postgres-cluster|postgres-names|pg-jest-projects|postgres-storage|postgres-backup)\\.spec\\.ts$',
   ],
 };

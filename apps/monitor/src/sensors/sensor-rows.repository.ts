@@ -1,3 +1,4 @@
+import type { SensorStatus } from './sensor.entity';
 import type { SqlExecutor } from '../core/database/sql-client';
 import { storedBoolean } from '../core/database/stored-values';
 
@@ -39,7 +40,8 @@ const parseOr = <T>(text: string, fallback: T): T => {
   }
 };
 
-interface Row {
+/** A row of the sensors table as both backends return it (booleans as 1/0 or true/false). */
+export interface SensorRow {
   id: number;
   name: string;
   type: string;
@@ -55,7 +57,32 @@ interface Row {
   options: string;
   sort_order: number;
   sample: unknown;
+  managed_by: string | null;
+  status: SensorStatus;
+  message: string;
+  last_checked_at: number | null;
+  latency_ms: number | null;
+  streak: number;
+  status_changed_at: number | null;
+  last_alert_at: number | null;
+  created_at: number;
+  updated_at: number;
 }
+
+/** The columns backup and restore read. */
+type Row = Omit<
+  SensorRow,
+  | 'managed_by'
+  | 'status'
+  | 'message'
+  | 'last_checked_at'
+  | 'latency_ms'
+  | 'streak'
+  | 'status_changed_at'
+  | 'last_alert_at'
+  | 'created_at'
+  | 'updated_at'
+>;
 
 /** Every sensor in id order, with its site and parent ids. */
 export async function exportSensors(

@@ -17,7 +17,8 @@ import { EventBus } from '../core/events/event-bus';
 import type { SensorDefinition } from '../scheduler/runtime-entry';
 import type { SensorRuntimeColumns } from './sensor-runtime-columns';
 import { RUNTIME_UPDATE, runtimeParams, writeRuntime, writeRuntimeBatch } from './sensor-runtime.repository';
-import { SensorEntity, type SensorStatus } from './sensor.entity';
+import { SensorEntity } from './sensor.entity';
+import type { SensorRow } from './sensor-rows.repository';
 
 export const toDefinition = (s: SensorEntity, channelIds: number[]): SensorDefinition => ({
   id: s.id,
@@ -38,34 +39,6 @@ export const toDefinition = (s: SensorEntity, channelIds: number[]): SensorDefin
 const SELECT = `SELECT id, name, type, target, "interval", retries, reminder_every, group_name, tags, site_id,
   parent_id, enabled, options, sort_order, sample, managed_by, status, message, last_checked_at, latency_ms,
   streak, status_changed_at, last_alert_at, created_at, updated_at FROM sensors`;
-
-interface SensorRow {
-  id: number;
-  name: string;
-  type: string;
-  target: string;
-  interval: number;
-  retries: number;
-  reminder_every: number;
-  group_name: string;
-  tags: string;
-  site_id: number | null;
-  parent_id: number | null;
-  enabled: unknown;
-  options: string;
-  sort_order: number;
-  sample: unknown;
-  managed_by: string | null;
-  status: SensorStatus;
-  message: string;
-  last_checked_at: number | null;
-  latency_ms: number | null;
-  streak: number;
-  status_changed_at: number | null;
-  last_alert_at: number | null;
-  created_at: number;
-  updated_at: number;
-}
 
 const toEntity = (row: SensorRow): SensorEntity =>
   Object.assign(new SensorEntity(), {

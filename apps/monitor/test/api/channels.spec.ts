@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import * as http from 'node:http';
-import { DataSource } from 'typeorm';
 import { DeliveryService } from '../../src/channels/delivery.service';
 import { SensorRuntimeService } from '../../src/scheduler/sensor-runtime.service';
 import { MutableClock } from './support/clock';
 import { call, expectNoSecretsIn, Headers, setupAdmin } from './support/http';
+import { sql } from './support/sensors';
 import { startTestApp, TestApp } from './support/test-app';
 
 jest.setTimeout(60_000);
@@ -115,11 +115,9 @@ describe('alert channels', () => {
       admin,
     );
     expect(put.status).toBe(200);
-    const [{ config }] = (await t.app
-      .get(DataSource)
-      .query('SELECT config FROM channels WHERE id = ?', [created.body.id])) as {
-      config: string;
-    }[];
+    const [{ config }] = await sql<{ config: string }>(t, 'SELECT config FROM channels WHERE id = ?', [
+      created.body.id,
+    ]);
     expect(JSON.parse(config).hmac_secret).toBe(SECRET);
     await call(t, 'DELETE', `/api/channels/${created.body.id}`, undefined, admin);
   });

@@ -6,7 +6,7 @@ import { DeliveryService, OUTBOX_KEEP_MS } from '../../src/channels/delivery.ser
 import { SensorRuntimeService } from '../../src/scheduler/sensor-runtime.service';
 import { MutableClock } from './support/clock';
 import { call, Headers, setupAdmin } from './support/http';
-import { failure, sql, success } from './support/sensors';
+import { boolOf, failure, sql, success } from './support/sensors';
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -16,6 +16,10 @@ import { startTestApp, TestApp } from './support/test-app';
  * reconstructed again.
  */
 jest.setTimeout(60_000);
+
+/** Probe result rows with `success` as a JS boolean, whichever backend stored them. */
+const withBool = (rows: Record<string, unknown>[]) =>
+  rows.map((row) => ({ ...row, success: boolOf(row.success) }));
 
 /** A webhook receiver: `accepted` lists the events it answered 200; in `hold` mode it never answers. */
 async function startReceiver() {
@@ -110,8 +114,10 @@ describe('crash safety: state changes, the alert outbox and restarts', () => {
     await runtime.record(sensorId, failure('HTTP 503'), downAt);
     // Read at once, before any batch of ordinary results could have been written.
     expect(
-      await sql(t, 'SELECT ts, success, message FROM probe_results WHERE sensor_id = ?', [sensorId]),
-    ).toEqual([{ ts: downAt, success: 0, message: 'HTTP 503' }]);
+      withBool(
+        await sql(t, 'SELECT ts, success, message FROM probe_results WHERE sensor_id = ?', [sensorId]),
+      ),
+    ).toEqual([{ ts: downAt, success: false, message: 'HTTP 503' }]);
     expect(
       await sql(t, 'SELECT started_at, resolved_at FROM incidents WHERE sensor_id = ?', [sensorId]),
     ).toEqual([{ started_at: downAt, resolved_at: null }]);
@@ -127,10 +133,12 @@ describe('crash safety: state changes, the alert outbox and restarts', () => {
     const upAt = clock.now();
     await runtime.record(sensorId, success(), upAt);
     expect(
-      await sql(t, 'SELECT ts, success FROM probe_results WHERE sensor_id = ? ORDER BY ts', [sensorId]),
+      withBool(
+        await sql(t, 'SELECT ts, success FROM probe_results WHERE sensor_id = ? ORDER BY ts', [sensorId]),
+      ),
     ).toEqual([
-      { ts: downAt, success: 0 },
-      { ts: upAt, success: 1 },
+      { ts: downAt, success: false },
+      { ts: upAt, success: true },
     ]);
     expect(await sql(t, 'SELECT resolved_at FROM incidents WHERE sensor_id = ?', [sensorId])).toEqual([
       { resolved_at: upAt },
@@ -214,8 +222,8 @@ describe('crash safety: state changes, the alert outbox and restarts', () => {
     const base = clock.now() + 60_000;
     await sql(
       t!,
-      'INSERT INTO probe_results (sensor_id, ts, success, status_code, latency_ms, message) VALUES (?, ?, 0, 503, 1, ?), (?, ?, 0, 503, 1, ?)',
-      [sensorId, base, 'HTTP 503', sensorId, base + 1000, 'HTTP 503'],
+      'INSERT INTO probe_results (sensor_id, ts, success, status_code, latency_ms, message) VALUES (?, ?, ?, 503, 1, ?), (?, ?, ?, 503, 1, ?)',
+      [sensorId, base, false, 'HTTP 503', sensorId, base + 1000, false, 'HTTP 503'],
     );
     await sql(
       t!,

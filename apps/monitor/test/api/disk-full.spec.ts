@@ -93,7 +93,7 @@ describe('a full disk', () => {
       const writer = t.app.get(ResultWriter);
       const health = t.app.get(StorageHealth);
       await waitFor('a first result', () => writer.oldestPending() < Infinity);
-      flush(t);
+      await flush(t);
 
       fill(filler);
       const fullSince = Date.now();
@@ -113,9 +113,9 @@ describe('a full disk', () => {
 
       // Results of the spell wait in memory; retries back off instead of following every result.
       await waitFor('results while full', () => target!.hits >= 4 && writer.oldestPending() < Infinity);
-      flush(t);
+      await flush(t);
       const failuresBefore = health.problem()?.failures;
-      for (let i = 0; i < 20; i++) flush(t);
+      for (let i = 0; i < 20; i++) await flush(t);
       expect(health.problem()?.failures).toBe(failuresBefore);
       const healthz = await call<{ error: string }>(t, 'GET', '/healthz');
       expect(healthz.status).toBe(503);

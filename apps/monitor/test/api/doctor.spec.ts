@@ -3,12 +3,23 @@ import { MutableClock } from './support/clock';
 import { accountWithRole, apiKeyHeaders, call, Headers, setupAdmin } from './support/http';
 import { createSensor, feed, flush, record, sql, success } from './support/sensors';
 import { startTestApp, TestApp } from './support/test-app';
+import { testBackend } from '../support/test-database';
 
 jest.setTimeout(60_000);
 
 const SECOND = 1000;
 const HOUR = 3600 * SECOND;
-const CHECK_NAMES = ['data_directory', 'database', 'migrations', 'disk', 'writes', 'scheduler', 'delivery'];
+// PostgreSQL adds `tables` (table sizes) after the migrations; SQLite's file size is in `database`.
+const CHECK_NAMES = [
+  'data_directory',
+  'database',
+  'migrations',
+  ...(testBackend() === 'postgres' ? ['tables'] : []),
+  'disk',
+  'writes',
+  'scheduler',
+  'delivery',
+];
 
 const sensorBody = (name: string, extra: Record<string, unknown> = {}) => ({
   name,
@@ -28,7 +39,10 @@ const checkOf = (report: DoctorReport, name: string): DoctorCheck => {
 async function snapshot(t: TestApp): Promise<unknown> {
   const tables = await sql<{ name: string }>(
     t,
-    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    testBackend() === 'postgres'
+      ? `SELECT table_name AS name FROM information_schema.tables
+         WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`
+      : "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
   );
   const counts: Record<string, number> = {};
   for (const { name } of tables)
@@ -95,7 +109,7 @@ describe('doctor: POST /api/doctor', () => {
       late = await createSensor(t, admin, sensorBody('late one', { interval: 30, options: { timeout: 5 } }));
       const paused = await createSensor(t, admin, sensorBody('paused one', { interval: 30 }));
       await call(t, 'PATCH', `/api/sensors/${paused.id}`, { enabled: false }, operator);
-      for (const { id } of await sql<{ id: number }>(t, 'SELECT id FROM sensors WHERE enabled = 1'))
+      for (const { id } of await sql<{ id: number }>(t, 'SELECT id FROM sensors WHERE enabled = ?', [true]))
         await feed(t, id, success(), clock.now());
     });
 
@@ -127,8 +141,8 @@ describe('doctor: POST /api/doctor', () => {
       clock.advance(30 * SECOND);
       for (const { id } of await sql<{ id: number }>(
         t,
-        'SELECT id FROM sensors WHERE enabled = 1 AND id != ?',
-        [fresh.id],
+        'SELECT id FROM sensors WHERE enabled = ? AND id != ?',
+        [true, fresh.id],
       ))
         await feed(t, id, success(), clock.now());
       expect(checkOf(await doctor(), 'scheduler').ok).toBe(true);
@@ -148,9 +162,9 @@ describe('doctor: POST /api/doctor', () => {
       expect(named).toHaveLength(5);
       expect(check.detail).toMatch(/9 of 9 enabled sensors overdue/);
       expect(check.detail).toMatch(/ and 4 more$/);
-      for (const { id } of await sql<{ id: number }>(t, 'SELECT id FROM sensors WHERE enabled = 1'))
+      for (const { id } of await sql<{ id: number }>(t, 'SELECT id FROM sensors WHERE enabled = ?', [true]))
         await feed(t, id, success(), clock.now());
-      flush(t);
+      await flush(t);
       expect(checkOf(await doctor(), 'scheduler').ok).toBe(true);
     });
   });
@@ -213,7 +227,7 @@ describe('doctor: POST /api/doctor', () => {
     await sql(t, "UPDATE channels SET last_error = 'HTTP 500', last_error_at = ? WHERE name = 'quiet'", [
       clock.now(),
     ]);
-    flush(t);
+    await flush(t);
     const before = await snapshot(t);
     const events = (['alert', 'sensor', 'channel', 'settings', 'status', 'result', 'incident'] as const).map(
       (kind) => record(t, kind),
@@ -222,7 +236,7 @@ describe('doctor: POST /api/doctor', () => {
     expect(report.ok).toBe(false);
     expect(report.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['scheduler', 'delivery']);
     await doctor(admin);
-    flush(t);
+    await flush(t);
     for (const recorder of events) {
       recorder.stop();
       expect(recorder.events).toEqual([]);

@@ -37,7 +37,7 @@ describe('sample data', () => {
     // A sensor of the user's own with a result, so the maintenance pass has run before the load.
     const own = await createSensor(t, admin, { name: 'own', type: 'http', target: 'http://127.0.0.1:9/' });
     await feed(t, own.id, success(), clock.now() - 2 * HOUR);
-    flush(t);
+    await flush(t);
     await t.app.get(RollupMaintenance).runPass();
 
     const loaded = await counts('POST');

@@ -243,7 +243,7 @@ describe('history: results, rollups, retention and tiered reads', () => {
       await feed(t, sensorId, success(), T0 + 10 * HOUR + 59 * MINUTE);
       await pass(t);
       expect((await buckets(t, 'hourly', sensorId)).map((b) => b.bucket_start)).toEqual([T0 + 9 * HOUR]);
-      flush(t);
+      await flush(t);
       await pass(t);
       expect((await buckets(t, 'hourly', sensorId)).map((b) => [b.bucket_start, b.count])).toEqual([
         [T0 + 9 * HOUR, 60],

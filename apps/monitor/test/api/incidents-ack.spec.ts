@@ -127,7 +127,10 @@ describe('incidents: opening, acknowledgement, reminders and recovery', () => {
     expect((await call(t, 'POST', `/api/sensors/${sensor.id}/ack`, { note: 'x' }, viewer)).status).toBe(403);
     expect((await call(t, 'POST', `/api/incidents/${incidentId}/ack`, {}, viewer)).status).toBe(403);
     expect((await call(t, 'DELETE', `/api/incidents/${incidentId}/ack`, undefined, viewer)).status).toBe(403);
-    expect((await incidentRows(t, sensor.id))[0]).toMatchObject({ acknowledged: 0, acknowledged_by: null });
+    expect((await incidentRows(t, sensor.id))[0]).toMatchObject({
+      acknowledged: false,
+      acknowledged_by: null,
+    });
   });
 
   it('POST /api/sensors/{id}/ack acknowledges the open incident with the username and the note', async () => {
@@ -152,7 +155,7 @@ describe('incidents: opening, acknowledgement, reminders and recovery', () => {
       reconstructed: false,
     });
     expect((await incidentRows(t, sensor.id))[0]).toMatchObject({
-      acknowledged: 1,
+      acknowledged: true,
       acknowledged_by: 'admin',
       note: 'looking into it',
     });
@@ -339,7 +342,7 @@ describe('incidents: opening, acknowledgement, reminders and recovery', () => {
     expect(again.incident_id).not.toBe(first);
     const rows = await incidentRows(t, flappy.id);
     expect(rows).toHaveLength(2);
-    expect(rows[1]).toMatchObject({ acknowledged: 0, acknowledged_by: null, resolved_at: null });
+    expect(rows[1]).toMatchObject({ acknowledged: false, acknowledged_by: null, resolved_at: null });
     clock.advance(61 * SECOND);
     await runtimeTick(t);
     expect(kindsOf(flappy.id)).toEqual(['down', 'up', 'down', 'reminder']);

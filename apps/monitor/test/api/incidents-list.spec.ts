@@ -36,7 +36,7 @@ describe('GET /api/incidents: filters, order and limits; GET /api/sensors/{id}/i
     const [inserted] = await sql<{ id: number }>(
       t,
       `INSERT INTO incidents (sensor_id, started_at, resolved_at, cause, note, acknowledged, reconstructed)
-       VALUES (?, ?, ?, ?, ?, 0, 0) RETURNING id`,
+       VALUES (?, ?, ?, ?, ?, false, false) RETURNING id`,
       [row.sensor.id, startedAt, row.open ? null : startedAt + MINUTE, row.cause, row.note ?? ''],
     );
     return inserted.id;

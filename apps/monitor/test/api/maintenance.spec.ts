@@ -1,6 +1,7 @@
 import { MutableClock } from './support/clock';
 import { accountWithRole, call, Headers, setupAdmin } from './support/http';
 import {
+  boolOf,
   createSensor,
   failure,
   feed,
@@ -97,9 +98,12 @@ describe('maintenance windows: the API', () => {
     expect(res.status).toBe(201);
     expect(res.body.sensors).toEqual([]);
     expect(res.body.all_sensors).toBe(true);
-    expect(await sql(t, 'SELECT all_sensors FROM maintenance_windows WHERE id = ?', [res.body.id])).toEqual([
-      { all_sensors: 1 },
-    ]);
+    const stored = await sql<{ all_sensors: unknown }>(
+      t,
+      'SELECT all_sensors FROM maintenance_windows WHERE id = ?',
+      [res.body.id],
+    );
+    expect(stored.map((row) => ({ all_sensors: boolOf(row.all_sensors) }))).toEqual([{ all_sensors: true }]);
     expect((await call(t, 'DELETE', `/api/maintenance/${res.body.id}`, undefined, admin)).status).toBe(200);
   });
 

@@ -5,13 +5,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
+import { Client } from 'pg';
 import type { ScheduleQueue } from '@monitor/domain';
 import { FLUSH_INTERVAL_MS, ResultWriter } from '../../src/history/result-writer.service';
 import { SchedulerService } from '../../src/scheduler/scheduler.service';
 import { SensorRuntimeService } from '../../src/scheduler/sensor-runtime.service';
 import { call, Headers, setupAdmin } from './support/http';
-import { createSensor, flush, Sensor, sql } from './support/sensors';
+import { boolOf, createSensor, flush, Sensor, sql } from './support/sensors';
 import { startTestApp, TestApp } from './support/test-app';
+import { databaseUrlFor, testBackend } from '../support/test-database';
 
 /**
  * The scheduler in real time against real HTTP targets on 127.0.0.1: when probes start, that a slow
@@ -198,7 +200,7 @@ describe('scheduler: a slow probe delays nobody and never outlives its time-out'
     const gaps = gapsOf(arrivals);
     expect(gaps.filter((gap) => gap >= 1500)).toEqual([]);
 
-    flush(t);
+    await flush(t);
     const rows = await sql<{ message: string }>(t, 'SELECT message FROM probe_results WHERE sensor_id = ?', [
       slow.id,
     ]);
@@ -385,7 +387,7 @@ describe('result writer: batches, never one transaction per probe', () => {
     for (let i = 0; i < 10; i++)
       await createSensor(t, admin, httpSensor(`batch ${i}`, `${target.base}/batch-${i}`, 1));
     await sleep(3000);
-    t.app.get(ResultWriter).flush();
+    await t.app.get(ResultWriter).flushed();
 
     const results = await countResults(t);
     expect(results).toBeGreaterThanOrEqual(20);
@@ -394,6 +396,31 @@ describe('result writer: batches, never one transaction per probe', () => {
     expect(results / batches).toBeGreaterThanOrEqual(5);
   });
 });
+
+/** Rows of a closed app's database (its data directory's file, or the PostgreSQL database standing in for it). */
+async function storedAfterClose<T>(dataDir: string, query: string, params: unknown[]): Promise<T[]> {
+  if (testBackend() === 'postgres') {
+    const client = new Client({ connectionString: databaseUrlFor(dataDir) });
+    await client.connect();
+    try {
+      let n = 0;
+      return (
+        await client.query(
+          query.replace(/\?/g, () => `$${++n}`),
+          params,
+        )
+      ).rows as T[];
+    } finally {
+      await client.end();
+    }
+  }
+  const db = new Database(path.join(dataDir, 'monitor.db'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare(query).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}
 
 describe('result writer: shutdown writes what is queued', () => {
   let dataDir: string;
@@ -423,15 +450,13 @@ describe('result writer: shutdown writes what is queued', () => {
       await t.close();
     }
 
-    const db = new Database(path.join(dataDir, 'monitor.db'), { readonly: true, fileMustExist: true });
-    let stored: { message: string; ts: number }[];
-    try {
-      stored = db
-        .prepare('SELECT message, ts FROM probe_results WHERE sensor_id = ? ORDER BY ts')
-        .all(sensor.id) as { message: string; ts: number }[];
-    } finally {
-      db.close();
-    }
+    const stored = (
+      await storedAfterClose<{ message: string; ts: number | string }>(
+        dataDir,
+        'SELECT message, ts FROM probe_results WHERE sensor_id = ? ORDER BY ts',
+        [sensor.id],
+      )
+    ).map((r) => ({ ...r, ts: Number(r.ts) })); // a bigint from pg may arrive as a string
     expect(stored.map((r) => r.ts)).toEqual(expect.arrayContaining(queued));
     expect([...new Set(stored.map((r) => r.message))]).toEqual(['HTTP 200']);
 
@@ -489,14 +514,16 @@ describe('result writer: writes queued while the app closes', () => {
     if (writer.timer) clearTimeout(writer.timer); // do not leave it failing every 5 s in this process
     writer.timer = undefined;
 
-    const db = new Database(path.join(dataDir, 'monitor.db'), { readonly: true, fileMustExist: true });
-    let row: { enabled: number; status: string };
-    try {
-      row = db.prepare('SELECT enabled, status FROM sensors WHERE id = ?').get(id) as typeof row;
-    } finally {
-      db.close();
-    }
+    const [row] = await storedAfterClose<{ enabled: unknown; status: string }>(
+      dataDir,
+      'SELECT enabled, status FROM sensors WHERE id = ?',
+      [id],
+    );
     expect(during).toBe(200);
-    expect({ ...row, pendingTimer }).toEqual({ enabled: 0, status: 'paused', pendingTimer: false });
+    expect({ ...row, enabled: boolOf(row.enabled), pendingTimer }).toEqual({
+      enabled: false,
+      status: 'paused',
+      pendingTimer: false,
+    });
   });
 });

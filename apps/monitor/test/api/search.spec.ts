@@ -88,7 +88,7 @@ describe('GET /api/search', () => {
       const [row] = await sql<{ id: number }>(
         t,
         `INSERT INTO incidents (sensor_id, started_at, resolved_at, cause, note, acknowledged, reconstructed)
-         VALUES (?, ?, ?, ?, ?, 0, 0) RETURNING id`,
+         VALUES (?, ?, ?, ?, ?, false, false) RETURNING id`,
         [sensor.id, now - ago, open ? null : now - ago + MINUTE, cause, note],
       );
       return row.id;
@@ -193,11 +193,15 @@ describe('GET /api/search', () => {
   });
 
   it('channel: a disabled channel reads disabled, with the time of its last delivery error', async () => {
-    await sql(t, 'UPDATE channels SET enabled = 0, last_error_at = ? WHERE id = ?', [now - HOUR, channelId]);
+    await sql(t, 'UPDATE channels SET enabled = ?, last_error_at = ? WHERE id = ?', [
+      false,
+      now - HOUR,
+      channelId,
+    ]);
     expect(await ofKind('ops pager', 'channel')).toEqual([
       expect.objectContaining({ state: 'disabled', at: new Date(now - HOUR).toISOString() }),
     ]);
-    await sql(t, 'UPDATE channels SET enabled = 1, last_error_at = NULL WHERE id = ?', [channelId]);
+    await sql(t, 'UPDATE channels SET enabled = ?, last_error_at = NULL WHERE id = ?', [true, channelId]);
   });
 
   it('incident: matched on cause, sensor name and note', async () => {
@@ -230,7 +234,7 @@ describe('GET /api/search', () => {
       sql(
         t,
         'INSERT INTO probe_results (sensor_id, ts, success, status_code, latency_ms, message) VALUES (?, ?, ?, NULL, 5, ?)',
-        [sensor.id, ts, success ? 1 : 0, message],
+        [sensor.id, ts, success, message],
       );
     await insert(dnsCheck, now - 2 * HOUR, false, 'resolver timeout (beta)');
     await insert(dnsCheck, now - HOUR, false, 'resolver timeout (alpha)');
@@ -284,8 +288,8 @@ describe('GET /api/search', () => {
   it('user: a disabled account reads disabled; a never signed-in one has no time', async () => {
     await sql(
       t,
-      "INSERT INTO users (username, password_hash, role, disabled, created_at, updated_at) VALUES ('dora', 'x', 'viewer', 1, ?, ?)",
-      [now, now],
+      "INSERT INTO users (username, password_hash, role, disabled, created_at, updated_at) VALUES ('dora', 'x', 'viewer', ?, ?, ?)",
+      [true, now, now],
     );
     expect(await ofKind('dora', 'user', admin)).toEqual([
       { kind: 'user', ref: 'dora', title: 'dora', sub: 'viewer', state: 'disabled', at: null },

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { MutableClock } from './support/clock';
 import { accountWithRole, call, expectNoSecretsIn, Headers, setupAdmin } from './support/http';
 import {
+  boolOf,
   closedPort,
   createSensor,
   failure,
@@ -563,7 +564,7 @@ describe('sensors: pause, delete, validate and Run now', () => {
       await feed(t, id, failure(), clock.now());
       await feed(t, id, failure(), clock.now() + 1000);
     }
-    flush(t);
+    await flush(t);
     for (const id of [sensor.id, keeper.id]) {
       await sql(
         t,
@@ -670,7 +671,7 @@ describe('sensors: pause, delete, validate and Run now', () => {
         },
       });
       expect(target.hits).toBe(hits + 1);
-      flush(t);
+      await flush(t);
       expect(await sql(t, 'SELECT count(*) AS n FROM probe_results')).toEqual([{ n: results }]);
     });
 
@@ -720,13 +721,15 @@ describe('sensors: pause, delete, validate and Run now', () => {
       );
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ success: false, status_code: null });
-      flush(t);
-      const rows = await sql<{ ts: number; success: number; message: string }>(
+      await flush(t);
+      const rows = await sql<{ ts: number; success: unknown; message: string }>(
         t,
         'SELECT ts, success, message FROM probe_results WHERE sensor_id = ?',
         [sensor.id],
       );
-      expect(rows).toEqual([{ ts: Date.parse(res.body.ts), success: 0, message: res.body.message }]);
+      expect(rows.map((row) => ({ ...row, success: boolOf(row.success) }))).toEqual([
+        { ts: Date.parse(res.body.ts), success: false, message: res.body.message },
+      ]);
       expect(await getSensor(t, admin, sensor.id)).toMatchObject({
         status: 'unknown',
         streak: 0,
@@ -761,16 +764,16 @@ describe('sensors: pause, delete, validate and Run now', () => {
       expect(res.body).toMatchObject({ success: true, status_code: 200, message: 'HTTP 200' });
       expect(target.hits).toBe(hits + 1);
 
-      flush(t);
-      const stored = await sql<{ success: number; status_code: number }>(
+      await flush(t);
+      const stored = await sql<{ success: unknown; status_code: number }>(
         t,
         'SELECT success, status_code FROM probe_results WHERE sensor_id = ? ORDER BY ts',
         [sensor.id],
       );
-      expect(stored).toEqual([
-        { success: 0, status_code: 503 },
-        { success: 0, status_code: 503 },
-        { success: 1, status_code: 200 },
+      expect(stored.map((row) => ({ ...row, success: boolOf(row.success) }))).toEqual([
+        { success: false, status_code: 503 },
+        { success: false, status_code: 503 },
+        { success: true, status_code: 200 },
       ]);
       expect(await getSensor(t, admin, sensor.id)).toMatchObject({
         status: 'down',

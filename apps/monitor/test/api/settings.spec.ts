@@ -4,7 +4,6 @@ import * as path from 'node:path';
 import { Writable } from 'node:stream';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { SessionInfo, SettingsResponse, UiSettings } from '@monitor/contracts';
-import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/core/config/config.loader';
 import { createLogger } from '../../src/core/logging/logger';
 import { createApp } from '../../src/create-app';
@@ -18,6 +17,7 @@ import {
   Headers,
   setupAdmin,
 } from './support/http';
+import { sql } from './support/sensors';
 import { startTestApp, TestApp } from './support/test-app';
 
 jest.setTimeout(60_000);
@@ -117,22 +117,22 @@ describe('settings: runtime and statistics', () => {
   });
 
   it('stats count sensors, results and incidents and name the oldest and newest sample', async () => {
-    const db = t.app.get(DataSource);
     const now = clock.now();
-    await db.query(
+    const [{ id }] = await sql<{ id: number }>(
+      t,
       `INSERT INTO sensors (name, type, target, enabled, created_at, updated_at)
-       VALUES ('counted', 'http', 'http://127.0.0.1', 0, ?, ?)`,
-      [now, now],
+       VALUES ('counted', 'http', 'http://127.0.0.1', ?, ?, ?) RETURNING id`,
+      [false, now, now],
     );
-    const [{ id }] = (await db.query('SELECT last_insert_rowid() AS id')) as { id: number }[];
     const times = [now - 3_600_000, now - 1_800_000, now - 60_000];
     for (const [index, ts] of [times[1], times[0], times[2]].entries()) {
-      await db.query(
+      await sql(
+        t,
         `INSERT INTO probe_results (sensor_id, ts, success, message) VALUES (?, ?, ?, 'HTTP 200')`,
-        [id, ts, index % 2],
+        [id, ts, index % 2 === 1],
       );
     }
-    await db.query(`INSERT INTO incidents (sensor_id, started_at) VALUES (?, ?)`, [id, times[0]]);
+    await sql(t, `INSERT INTO incidents (sensor_id, started_at) VALUES (?, ?)`, [id, times[0]]);
 
     const { stats } = await settingsOf(t, admin);
     expect(stats).toEqual({
@@ -361,8 +361,7 @@ describe('settings: per-account UI preferences and the guided tour', () => {
     ['ui that is an empty array', { ui: [] }],
     ['ui that is an array of objects', { ui: [{ theme: 'dark' }] }],
   ])('PUT refuses %s (400 naming ui) and stores nothing', async (_case, body) => {
-    const storedUi = async () =>
-      (await t.app.get(DataSource).query(`SELECT ui FROM users WHERE username = 'vera'`)) as unknown[];
+    const storedUi = async () => sql(t, `SELECT ui FROM users WHERE username = 'vera'`);
     const before = await storedUi();
     const res = await put(viewer, body);
     expect(res.status).toBe(400);
@@ -423,8 +422,7 @@ describe('settings: per-account UI preferences and the guided tour', () => {
   });
 
   it('with the API key (no account) reads answer the defaults and writes go nowhere', async () => {
-    const stored = async () =>
-      (await t.app.get(DataSource).query('SELECT id, ui, tour_version FROM users ORDER BY id')) as unknown[];
+    const stored = async () => sql(t, 'SELECT id, ui, tour_version FROM users ORDER BY id');
     const before = await stored();
 
     const settings = await settingsOf(t, key);

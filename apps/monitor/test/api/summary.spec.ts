@@ -48,7 +48,7 @@ describe('GET /api/summary: the list view values (recent outcomes, 24 h uptime)'
     for (const [i, outcome] of [...pattern].entries()) {
       await feed(t, fed.id, outcome === '1' ? success() : failure(), NOW - (55 - i) * 1000);
     }
-    flush(t);
+    await flush(t);
   });
 
   afterAll(async () => {
@@ -92,7 +92,7 @@ describe('GET /api/summary: the list view values (recent outcomes, 24 h uptime)'
     await feed(t, fed.id, failure(), clock.now());
     const expected = (pattern + '0').slice(-50);
     expect((await summaryOf(t, admin)).sensors.find((s) => s.id === fed.id)?.recent).toBe(expected);
-    flush(t);
+    await flush(t);
     await t.close();
     t = await startTestApp({ startScheduler: false, clock, dataDir });
     admin = await signIn(t, ADMIN.username, ADMIN.password);

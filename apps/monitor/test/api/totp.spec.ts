@@ -1,7 +1,7 @@
 import { generate } from 'otplib';
-import { DataSource } from 'typeorm';
 import { MutableClock } from './support/clock';
 import { ADMIN, call, expectNoSecretsIn, Headers, sessionCookieOf, setupAdmin } from './support/http';
+import { boolOf, sql } from './support/sensors';
 import { startTestApp, TestApp } from './support/test-app';
 
 jest.setTimeout(60_000);
@@ -84,9 +84,7 @@ describe('second factor', () => {
     recoveryCodes = res.body.recovery_codes;
     expect(recoveryCodes).toHaveLength(8);
     for (const c of recoveryCodes) expect(c).toMatch(/^[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/);
-    const stored = (await t.app.get(DataSource).query('SELECT code_hash FROM recovery_codes')) as {
-      code_hash: string;
-    }[];
+    const stored = await sql<{ code_hash: string }>(t, 'SELECT code_hash FROM recovery_codes');
     expect(stored).toHaveLength(8);
     for (const row of stored) expect(recoveryCodes.join()).not.toContain(row.code_hash);
     const session = await call(t, 'GET', '/api/session', undefined, admin);
@@ -184,10 +182,13 @@ describe('second factor', () => {
     expect((await call(t, 'POST', '/api/me/totp/disable', { password: ADMIN.password }, admin)).status).toBe(
       200,
     );
-    const db = t.app.get(DataSource);
-    expect(await db.query('SELECT count(*) AS n FROM recovery_codes')).toEqual([{ n: 0 }]);
-    expect(await db.query('SELECT totp_secret, totp_enabled FROM users')).toEqual([
-      { totp_secret: null, totp_enabled: 0 },
+    expect(await sql(t, 'SELECT count(*) AS n FROM recovery_codes')).toEqual([{ n: 0 }]);
+    const users = await sql<{ totp_secret: string | null; totp_enabled: unknown }>(
+      t,
+      'SELECT totp_secret, totp_enabled FROM users',
+    );
+    expect(users.map((row) => ({ ...row, totp_enabled: boolOf(row.totp_enabled) }))).toEqual([
+      { totp_secret: null, totp_enabled: false },
     ]);
     const res = await call(t, 'POST', '/api/login', ADMIN);
     expect(res.body).toEqual({ ok: true });

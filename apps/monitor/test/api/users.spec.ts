@@ -1,6 +1,5 @@
 import type { SessionInfo, UserAccount, UserList } from '@monitor/contracts';
 import { generate } from 'otplib';
-import { DataSource } from 'typeorm';
 import { MutableClock } from './support/clock';
 import {
   accountWithRole,
@@ -13,6 +12,7 @@ import {
   setupAdmin,
   signIn,
 } from './support/http';
+import { sql } from './support/sensors';
 import { startTestApp, TestApp } from './support/test-app';
 
 jest.setTimeout(60_000);
@@ -635,20 +635,15 @@ describe('accounts: deleting an account removes its recovery codes', () => {
       totp_enabled: true,
       recovery_codes_left: 8,
     });
-    const db = t.app.get(DataSource);
     const codesOf = async (id: number): Promise<number> =>
-      (
-        (await db.query('SELECT count(*) AS n FROM recovery_codes WHERE user_id = ?', [id])) as {
-          n: number;
-        }[]
-      )[0].n;
+      (await sql<{ n: number }>(t, 'SELECT count(*) AS n FROM recovery_codes WHERE user_id = ?', [id]))[0].n;
     expect(await codesOf(tess.id)).toBe(8);
 
     const res = await call(t, 'DELETE', `/api/users/${tess.id}`, undefined, admin);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ok: true });
     expect(await codesOf(tess.id)).toBe(0);
-    expect(await db.query('SELECT id FROM users WHERE id = ?', [tess.id])).toEqual([]);
+    expect(await sql(t, 'SELECT id FROM users WHERE id = ?', [tess.id])).toEqual([]);
     expect(await statusOf(t, tess.headers, '/api/settings')).toBe(401);
   });
 });

@@ -40,7 +40,7 @@ describe('probe results while writing them fails', () => {
       clock.advance(1000);
       await feed(t, sensor.id, success(), clock.now());
     }
-    flush(t);
+    await flush(t);
     expect(health.problem()).toMatchObject({
       failures: 1,
       reason: expect.stringContaining('results blocked'),
@@ -50,7 +50,7 @@ describe('probe results while writing them fails', () => {
     for (let i = 0; i < 20; i++) {
       clock.advance(1000);
       await feed(t, sensor.id, success(), clock.now());
-      flush(t);
+      await flush(t);
     }
     expect(health.problem()?.failures).toBe(1);
     expect(writer.oldestPending()).toBeLessThan(Infinity);

@@ -36,7 +36,8 @@ export interface SqlClient extends SqlExecutor {
 /** `expr LIKE ?` folding ASCII letters only on both backends (SQLite's LIKE; PostgreSQL's ILIKE folds more). */
 export function likeFragment(dialect: Dialect, expression: string): string {
   return dialect === 'postgres'
-    ? `translate(${expression}, '${UPPER}', '${LOWER}') LIKE translate(?, '${UPPER}', '${LOWER}') ESCAPE '\\'`
+    ? // COLLATE "C": PostgreSQL 15 refuses LIKE on a nondeterministic collation (users.username).
+      `translate(${expression}, '${UPPER}', '${LOWER}') COLLATE "C" LIKE translate(?, '${UPPER}', '${LOWER}') ESCAPE '\\'`
     : `${expression} LIKE ? ESCAPE '\\'`;
 }
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';

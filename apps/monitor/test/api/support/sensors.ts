@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Incident, MaintenanceWindow, Sensor } from '@monitor/contracts';
 import type { ProbeOutcome } from '@monitor/probes';
 import { DataSource } from 'typeorm';
-import { sqlClientFor } from '../../../src/core/database/sql-client';
+import { boolOf, sqlClientFor } from '../../../src/core/database/sql-client';
 import { EventBus, type MonitorEvents } from '../../../src/core/events/event-bus';
 import { ResultWriter } from '../../../src/history/result-writer.service';
 import { SchedulerService } from '../../../src/scheduler/scheduler.service';
@@ -13,6 +13,8 @@ import { call, Headers } from './http';
 import type { TestApp } from './test-app';
 
 export type { Incident, MaintenanceWindow, Sensor };
+/** A stored boolean as JS: SQLite answers 0/1, PostgreSQL true/false. */
+export { boolOf };
 
 /** A real HTTP server on 127.0.0.1 whose answer the test sets; the target of probes that really run. */
 export interface HttpTarget {
@@ -95,9 +97,9 @@ export async function feed(t: TestApp, id: number, outcome: ProbeOutcome, at: nu
   await t.app.get(SensorRuntimeService).record(id, outcome, at);
 }
 
-/** Writes pending probe results and sensor runtime columns now. */
-export function flush(t: TestApp): void {
-  t.app.get(ResultWriter).flush();
+/** Writes pending probe results and sensor runtime columns now (PostgreSQL writes asynchronously: await it). */
+export async function flush(t: TestApp): Promise<void> {
+  await t.app.get(ResultWriter).flushed();
 }
 
 /** The runtime's once-a-second pass (reminders), with no maintenance window beginning. */
@@ -146,10 +148,18 @@ export interface IncidentRow {
   resolved_at: number | null;
   cause: string;
   note: string;
-  acknowledged: number;
+  acknowledged: boolean;
+  reconstructed: boolean;
   acknowledged_by: string | null;
 }
 
 export async function incidentRows(t: TestApp, sensorId: number): Promise<IncidentRow[]> {
-  return sql<IncidentRow>(t, 'SELECT * FROM incidents WHERE sensor_id = ? ORDER BY id', [sensorId]);
+  const rows = await sql<IncidentRow>(t, 'SELECT * FROM incidents WHERE sensor_id = ? ORDER BY id', [
+    sensorId,
+  ]);
+  return rows.map((row) => ({
+    ...row,
+    acknowledged: boolOf(row.acknowledged),
+    reconstructed: boolOf(row.reconstructed),
+  }));
 }

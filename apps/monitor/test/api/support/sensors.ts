@@ -95,9 +95,14 @@ export async function feed(t: TestApp, id: number, outcome: ProbeOutcome, at: nu
   await t.app.get(SensorRuntimeService).record(id, outcome, at);
 }
 
-/** Writes pending probe results and sensor runtime columns now. */
+/** Writes pending probe results and sensor runtime columns now (SQLite only: use `flushed` on both). */
 export function flush(t: TestApp): void {
   t.app.get(ResultWriter).flush();
+}
+
+/** Writes pending probe results and sensor runtime columns, answering once they are stored (both backends). */
+export async function flushed(t: TestApp): Promise<void> {
+  await t.app.get(ResultWriter).flushed();
 }
 
 /** The runtime's once-a-second pass (reminders), with no maintenance window beginning. */

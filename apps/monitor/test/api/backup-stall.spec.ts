@@ -7,8 +7,10 @@ import Database from 'better-sqlite3';
 import { SCHEMA_VERSION } from '../../src/backup/backup-format';
 import { MAX_VALUE_DEPTH } from '../../src/backup/json-table-scanner';
 import { DATABASE_FILE } from '../../src/core/database/database-path';
+import { testBackend } from '../support/test-database';
 import { healthWhileWriteLocked, largeDocument, SENSORS } from '../support/large-backup';
 import { call, type Headers, setupAdmin } from './support/http';
+import { sql } from './support/sensors';
 import { startTestApp, type TestApp } from './support/test-app';
 
 /**
@@ -17,6 +19,12 @@ import { startTestApp, type TestApp } from './support/test-app';
  */
 
 jest.setTimeout(60_000);
+
+/**
+ * These hold SQLite's write lock from a second connection on the file, read the file directly or
+ * inject a failure with a SQLite trigger, and watch the restore's worker thread (SQLite only).
+ */
+const sqliteOnly = testBackend() === 'sqlite' ? it : it.skip;
 
 async function restore(
   t: TestApp,
@@ -54,6 +62,24 @@ function dump(file: string): Record<string, string> {
   } finally {
     db.close();
   }
+}
+
+/** `dump` on either backend: on PostgreSQL through the app's own client (there is no file). */
+async function dumpOf(t: TestApp): Promise<Record<string, string>> {
+  if (testBackend() === 'sqlite') return dump(path.join(t.dataDir, DATABASE_FILE));
+  const tables = await sql<{ name: string }>(
+    t,
+    `SELECT table_name AS name FROM information_schema.tables
+     WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`,
+  );
+  const dumped: Record<string, string> = {};
+  for (const { name } of tables) {
+    const hash = createHash('sha256');
+    for (const row of await sql(t, `SELECT * FROM "${name}" ORDER BY 1, 2`))
+      hash.update(`${JSON.stringify(Object.values(row))}\n`);
+    dumped[name] = hash.digest('hex');
+  }
+  return dumped;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -95,48 +121,54 @@ describe('restore off the event loop', () => {
     await t.close();
   });
 
-  it('answers /healthz while the restore waits for a write lock another connection holds, then writes it', async () => {
-    // Another writer holds the lock, as the server's own writes do for a moment.
-    const holder = new Database(file);
-    holder.exec('BEGIN IMMEDIATE');
-    const copies = safetyCopies().length;
-    const restoring = tracked(restore(t, admin, doc.text));
-    try {
-      // The safety copy is the last step before the write.
-      while (safetyCopies().length === copies && !restoring.settled()) await sleep(5);
-      const health = await t.request('/healthz');
-      expect(health.status).toBe(200);
-      // Answered while the restore still waits: the event loop is free.
-      expect(restoring.settled()).toBe(false);
-    } finally {
-      holder.exec('ROLLBACK');
-      holder.close();
-    }
-    // The lock released, the restore goes on and succeeds.
-    const res = await restoring.promise;
-    expect(res.status).toBe(200);
-    expect(res.body.counts).toEqual({ sensors: SENSORS, rollup_hourly: doc.buckets });
-    expect(hourlyBuckets()).toBe(doc.buckets);
-  });
+  sqliteOnly(
+    'answers /healthz while the restore waits for a write lock another connection holds, then writes it',
+    async () => {
+      // Another writer holds the lock, as the server's own writes do for a moment.
+      const holder = new Database(file);
+      holder.exec('BEGIN IMMEDIATE');
+      const copies = safetyCopies().length;
+      const restoring = tracked(restore(t, admin, doc.text));
+      try {
+        // The safety copy is the last step before the write.
+        while (safetyCopies().length === copies && !restoring.settled()) await sleep(5);
+        const health = await t.request('/healthz');
+        expect(health.status).toBe(200);
+        // Answered while the restore still waits: the event loop is free.
+        expect(restoring.settled()).toBe(false);
+      } finally {
+        holder.exec('ROLLBACK');
+        holder.close();
+      }
+      // The lock released, the restore goes on and succeeds.
+      const res = await restoring.promise;
+      expect(res.status).toBe(200);
+      expect(res.body.counts).toEqual({ sensors: SENSORS, rollup_hourly: doc.buckets });
+      expect(hourlyBuckets()).toBe(doc.buckets);
+    },
+  );
 
-  it('answers /healthz while a large restore is being written, before the restore answers', async () => {
-    const restoring = tracked(restore(t, admin, doc.text));
-    const { writing, answeredWhileWriting } = await healthWhileWriteLocked(
-      file,
-      () => restoring.settled(),
-      async () => (await t.request('/healthz')).status,
-    );
-    const res = await restoring.promise;
-    expect(res.status).toBe(200);
-    expect(res.body.counts).toEqual({ sensors: SENSORS, rollup_hourly: doc.buckets });
-    expect(writing).toBeGreaterThan(0);
-    expect(answeredWhileWriting).toBeGreaterThan(0);
-    expect(t.logs.filter((l) => l.msg === 'restore').at(-1)).toMatchObject({
-      counts: { sensors: SENSORS, rollup_hourly: doc.buckets },
-    });
-  });
+  sqliteOnly(
+    'answers /healthz while a large restore is being written, before the restore answers',
+    async () => {
+      const restoring = tracked(restore(t, admin, doc.text));
+      const { writing, answeredWhileWriting } = await healthWhileWriteLocked(
+        file,
+        () => restoring.settled(),
+        async () => (await t.request('/healthz')).status,
+      );
+      const res = await restoring.promise;
+      expect(res.status).toBe(200);
+      expect(res.body.counts).toEqual({ sensors: SENSORS, rollup_hourly: doc.buckets });
+      expect(writing).toBeGreaterThan(0);
+      expect(answeredWhileWriting).toBeGreaterThan(0);
+      expect(t.logs.filter((l) => l.msg === 'restore').at(-1)).toMatchObject({
+        counts: { sensors: SENSORS, rollup_hourly: doc.buckets },
+      });
+    },
+  );
 
-  it('changes nothing when the write fails late in the document', async () => {
+  sqliteOnly('changes nothing when the write fails late in the document', async () => {
     // A stored sensor the document does not hold: a restore that went through would delete it.
     await call(
       t,
@@ -190,7 +222,7 @@ describe('restore off the event loop', () => {
       format_version: BACKUP_FORMAT_VERSION,
       schema_version: SCHEMA_VERSION,
     };
-    const before = dump(file);
+    const before = await dumpOf(t);
     for (const text of [
       `${JSON.stringify(head).slice(0, -1)},"settings":{"nested":${'['.repeat(deep)}${']'.repeat(deep)}}}`,
       `${JSON.stringify(head).slice(0, -1)},"sensors":[{"name":"x","options":${'{"a":'.repeat(deep)}1${'}'.repeat(deep)}}]}`,
@@ -199,7 +231,7 @@ describe('restore off the event loop', () => {
       expect(res.status).toBe(400);
       expect(res.body.error).toMatch(`nested deeper than ${MAX_VALUE_DEPTH} levels`);
     }
-    expect(dump(file)).toEqual(before);
+    expect(await dumpOf(t)).toEqual(before);
   });
 });
 
@@ -220,7 +252,7 @@ describe('probe results while a restore writes', () => {
     await new Promise((resolve) => target.close(resolve));
   });
 
-  it('wait in memory while the restore holds the write lock and are written afterwards', async () => {
+  sqliteOnly('wait in memory while the restore holds the write lock and are written afterwards', async () => {
     const port = (target.address() as net.AddressInfo).port;
     const sensor = await call<{ id: number }>(
       t,

@@ -21,7 +21,8 @@ import { SchedulerService } from '../../src/scheduler/scheduler.service';
 import { SensorRuntimeService } from '../../src/scheduler/sensor-runtime.service';
 import { MutableClock } from './support/clock';
 import { accountWithRole, ADMIN, apiKeyHeaders, call, Headers, setupAdmin, signIn } from './support/http';
-import { createSensor, type HttpTarget, record, type Sensor, startHttpTarget } from './support/sensors';
+import { testBackend } from '../support/test-database';
+import { createSensor, type HttpTarget, record, type Sensor, sql, startHttpTarget } from './support/sensors';
 import { startTestApp, TestApp } from './support/test-app';
 
 jest.setTimeout(120_000);
@@ -68,21 +69,24 @@ async function restore(
 }
 
 /** Every row of every table, in a stable order: equal dumps mean an unchanged database. */
-function dump(t: TestApp): Record<string, unknown[]> {
-  const db = sqliteHandle(t.app.get(DataSource));
-  const tables = db
-    .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
-    .all() as { name: string }[];
-  return Object.fromEntries(
-    tables.map(({ name }) => [name, db.prepare(`SELECT * FROM "${name}" ORDER BY 1, 2`).raw().all()]),
+async function dump(t: TestApp): Promise<Record<string, unknown[]>> {
+  const tables = await sql<{ name: string }>(
+    t,
+    testBackend() === 'sqlite'
+      ? `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`
+      : `SELECT table_name AS name FROM information_schema.tables
+         WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`,
   );
+  const dumped: Record<string, unknown[]> = {};
+  for (const { name } of tables)
+    dumped[name] = (await sql(t, `SELECT * FROM "${name}" ORDER BY 1, 2`)).map((row) => Object.values(row));
+  return dumped;
 }
 
 const totpCode = (secret: string, at: number) => generate({ secret, epoch: Math.floor(at / 1000) });
 
-function db(t: TestApp): Database.Database {
-  return sqliteHandle(t.app.get(DataSource));
-}
+/** The safety copy is a SQLite file beside the database and written with SQLite's backup API. */
+const sqliteOnly = testBackend() === 'sqlite' ? it : it.skip;
 
 /**
  * Installation A: an administrator, an operator with a second factor, the API key, two channels
@@ -153,26 +157,33 @@ async function buildInstallation(t: TestApp, clock: MutableClock, fake: FakeServ
     options: { community: COMMUNITY, oid: '1.3.6.1.2.1.1.3.0', port: 1 },
   });
   // History written as the rollup pass and the state machine would have.
-  const handle = db(t);
-  const hourly = handle.prepare(
-    'INSERT INTO rollup_hourly (sensor_id, bucket_start, count, up, latency_sum, latency_min, latency_max) VALUES (?, ?, 60, ?, ?, ?, ?)',
-  );
+  const hourly = (sensorId: number, bucket: number, up: number, sum: number, min: number, max: number) =>
+    sql(
+      t,
+      'INSERT INTO rollup_hourly (sensor_id, bucket_start, count, up, latency_sum, latency_min, latency_max) VALUES (?, ?, 60, ?, ?, ?, ?)',
+      [sensorId, bucket, up, sum, min, max],
+    );
   const hourNow = Math.floor(NOW / HOUR) * HOUR;
   for (let h = 1; h <= 48; h++)
-    hourly.run(web.id, hourNow - h * HOUR, 60 - (h % 5 === 0 ? 2 : 0), 1234.56 + h, 5.25, 98.5);
-  hourly.run(web.id, hourNow - 20 * DAY, 60, 600.5, 9, 11);
-  const daily = handle.prepare(
-    'INSERT INTO rollup_daily (sensor_id, bucket_start, count, up, latency_sum, latency_min, latency_max) VALUES (?, ?, 1440, 1440, 1440.25, 1, 2)',
-  );
+    await hourly(web.id, hourNow - h * HOUR, 60 - (h % 5 === 0 ? 2 : 0), 1234.56 + h, 5.25, 98.5);
+  await hourly(web.id, hourNow - 20 * DAY, 60, 600.5, 9, 11);
   const dayNow = Math.floor(NOW / DAY) * DAY;
-  for (const d of [1, 2, 3, 40]) daily.run(web.id, dayNow - d * DAY);
-  const incident = handle.prepare(
-    `INSERT INTO incidents (sensor_id, started_at, resolved_at, cause, acknowledged, acknowledged_by, note)
+  for (const d of [1, 2, 3, 40])
+    await sql(
+      t,
+      'INSERT INTO rollup_daily (sensor_id, bucket_start, count, up, latency_sum, latency_min, latency_max) VALUES (?, ?, 1440, 1440, 1440.25, 1, 2)',
+      [web.id, dayNow - d * DAY],
+    );
+  const incident = (...values: unknown[]) =>
+    sql(
+      t,
+      `INSERT INTO incidents (sensor_id, started_at, resolved_at, cause, acknowledged, acknowledged_by, note)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  );
-  incident.run(web.id, NOW - 2 * DAY, NOW - 2 * DAY + HOUR, 'HTTP 503', 1, 'admin', 'looked at it');
-  incident.run(web.id, NOW - 20 * DAY, NOW - 20 * DAY + HOUR, 'HTTP 502', 0, null, '');
-  incident.run(snmp.id, NOW - HOUR, null, 'timeout', 0, null, '');
+      values,
+    );
+  await incident(web.id, NOW - 2 * DAY, NOW - 2 * DAY + HOUR, 'HTTP 503', true, 'admin', 'looked at it');
+  await incident(web.id, NOW - 20 * DAY, NOW - 20 * DAY + HOUR, 'HTTP 502', false, null, '');
+  await incident(snmp.id, NOW - HOUR, null, 'timeout', false, null, '');
   return { admin, operator, totpSecret, recoveryCodes: confirmed.body.recovery_codes, apiKey, web, snmp };
 }
 
@@ -342,7 +353,11 @@ describe('backup and restore', () => {
           rollup_hourly: 49,
           rollup_daily: 4,
         },
-        safety_copy: expect.stringMatching(/^monitor\.db\.before-restore-20261121T130000000Z$/),
+        // SQLite copies the database file; PostgreSQL writes a backup document beside the data.
+        safety_copy:
+          testBackend() === 'sqlite'
+            ? 'monitor.db.before-restore-20261121T130000000Z'
+            : 'monitor-before-restore-2026-11-21T13-00-00Z.json',
         token_epoch_notice: true,
       });
       expect(fs.existsSync(path.join(b.dataDir, result.body.safety_copy))).toBe(true);
@@ -422,13 +437,12 @@ describe('backup and restore', () => {
         'web: HTTP 502',
         'web: HTTP 503',
       ]);
-      const handle = db(b);
-      const count = (sql: string) => (handle.prepare(sql).get() as { n: number }).n;
-      expect(count('SELECT count(*) AS n FROM rollup_hourly')).toBe(49);
-      expect(count('SELECT sum(up) AS n FROM rollup_hourly')).toBe(
-        (db(a).prepare('SELECT sum(up) AS n FROM rollup_hourly').get() as { n: number }).n,
+      const count = async (query: string, on = b) => (await sql<{ n: number }>(on, query))[0].n;
+      expect(await count('SELECT count(*) AS n FROM rollup_hourly')).toBe(49);
+      expect(await count('SELECT sum(up) AS n FROM rollup_hourly')).toBe(
+        await count('SELECT sum(up) AS n FROM rollup_hourly', a),
       );
-      expect(count('SELECT count(*) AS n FROM rollup_daily')).toBe(4);
+      expect(await count('SELECT count(*) AS n FROM rollup_daily')).toBe(4);
       const web = (await call<Sensor[]>(b, 'GET', '/api/sensors', undefined, key)).body.find(
         (s) => s.name === 'web',
       );
@@ -460,9 +474,9 @@ describe('backup and restore', () => {
       expect(target.hits).toBeGreaterThan(before);
     });
 
-    it('writes no backup content to any log line', () => {
+    it('writes no backup content to any log line', async () => {
       const logged = JSON.stringify([...a.logs, ...b.logs]);
-      const stored = db(a).prepare('SELECT password_hash FROM users').all() as { password_hash: string }[];
+      const stored = await sql<{ password_hash: string }>(a, 'SELECT password_hash FROM users');
       for (const secret of [
         HMAC_SECRET,
         BOT_TOKEN,
@@ -490,21 +504,22 @@ describe('restore refusals and the safety copy', () => {
 
   const files = () => fs.readdirSync(t.dataDir).sort();
 
-  /** The database file's bytes with everything checkpointed into it. */
+  /** The database file's bytes with everything checkpointed into it (SQLite: PostgreSQL has no file here). */
   const databaseBytes = () => {
-    db(t).pragma('wal_checkpoint(TRUNCATE)');
+    if (testBackend() !== 'sqlite') return Buffer.alloc(0);
+    sqliteHandle(t.app.get(DataSource)).pragma('wal_checkpoint(TRUNCATE)');
     return fs.readFileSync(path.join(t.dataDir, DATABASE_FILE));
   };
 
   /** Runs a refused restore and checks nothing changed: no row, no file, not one byte. */
   async function refused(body: string | Buffer, status: number, error: RegExp, contentType?: string) {
-    const before = dump(t);
+    const before = await dump(t);
     const bytes = databaseBytes();
     const listing = files();
     const res = await restore(t, admin, body, contentType);
     expect(res.status).toBe(status);
     expect(res.body.error).toMatch(error);
-    expect(dump(t)).toEqual(before);
+    expect(await dump(t)).toEqual(before);
     expect(databaseBytes().equals(bytes)).toBe(true);
     expect(files()).toEqual(listing);
   }
@@ -520,11 +535,11 @@ describe('restore refusals and the safety copy', () => {
       target: '127.0.0.1:5432',
       site: 'Paris',
     });
-    db(t)
-      .prepare(
-        'INSERT INTO rollup_daily (sensor_id, bucket_start, count, up, latency_sum, latency_min, latency_max) VALUES (?, ?, 10, 9, 90, 5, 15)',
-      )
-      .run(sensor.id, Math.floor(NOW / DAY) * DAY - DAY);
+    await sql(
+      t,
+      'INSERT INTO rollup_daily (sensor_id, bucket_start, count, up, latency_sum, latency_min, latency_max) VALUES (?, ?, 10, 9, 90, 5, 15)',
+      [sensor.id, Math.floor(NOW / DAY) * DAY - DAY],
+    );
     text = (await download(t, admin, '?scope=history&days=all')).text;
     // Something the document does not hold, so a restore would change the database.
     await createSensor(t, admin, { name: 'cache', type: 'tcp', target: '127.0.0.1:6379' });
@@ -608,7 +623,7 @@ describe('restore refusals and the safety copy', () => {
   });
 
   it('refuses a body over 64 MiB with 413, declared or streamed', async () => {
-    const before = dump(t);
+    const before = await dump(t);
     // Declared: refused before reading.
     const declared = await rawPost(t, admin, { 'content-length': String(64 * MiB + 1) }, (req) =>
       req.write('{'),
@@ -636,7 +651,7 @@ describe('restore refusals and the safety copy', () => {
     });
     expect(streamed.status).toBe(413);
     expect(streamed.body).toMatch(/64 MiB/);
-    expect(dump(t)).toEqual(before);
+    expect(await dump(t)).toEqual(before);
   });
 
   it('refuses another content type with 415', async () => {
@@ -645,14 +660,14 @@ describe('restore refusals and the safety copy', () => {
 
   it('is for administrators only', async () => {
     const operator = await accountWithRole(t, admin, 'otto', 'operator');
-    const before = dump(t);
+    const before = await dump(t);
     const res = await restore(t, operator.headers, text);
     expect(res.status).toBe(403);
-    expect(dump(t)).toEqual(before);
+    expect(await dump(t)).toEqual(before);
   });
 
-  it('refuses the restore when the safety copy cannot be written, and changes nothing', async () => {
-    const handle = db(t);
+  sqliteOnly('refuses the restore when the safety copy cannot be written, and changes nothing', async () => {
+    const handle = sqliteHandle(t.app.get(DataSource));
     const spy = jest
       .spyOn(handle, 'backup')
       .mockRejectedValueOnce(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
@@ -663,47 +678,52 @@ describe('restore refusals and the safety copy', () => {
     }
   });
 
-  it('makes a safety copy beside the database, then replaces the named tables keeping matched ids', async () => {
-    const [kept] = db(t).prepare(`SELECT id FROM sensors WHERE name = 'db'`).raw().all() as [number][];
-    db(t)
-      .prepare(`INSERT INTO probe_results (sensor_id, ts, success, message) VALUES (?, ?, 1, 'ok')`)
-      .run(kept[0], NOW);
-    const before = dump(t);
-    const events = record(t, 'sensor');
-    const res = await restore(t, admin, text);
-    events.stop();
-    expect(res.status).toBe(200);
-    expect(res.body.counts).toMatchObject({ sensors: 1, sites: 1, rollup_daily: 1, incidents: 0 });
-    expect(res.body.safety_copy.startsWith(`${DATABASE_FILE}.before-restore-`)).toBe(true);
-    // The copy holds exactly the rows from before the restore.
-    const copy = new Database(path.join(t.dataDir, res.body.safety_copy), { readonly: true });
-    try {
-      const copied = Object.fromEntries(
-        Object.keys(before).map((name) => [
-          name,
-          copy.prepare(`SELECT * FROM "${name}" ORDER BY 1, 2`).raw().all(),
+  sqliteOnly(
+    'makes a safety copy beside the database, then replaces the named tables keeping matched ids',
+    async () => {
+      const db = sqliteHandle(t.app.get(DataSource));
+      const [kept] = db.prepare(`SELECT id FROM sensors WHERE name = 'db'`).raw().all() as [number][];
+      db.prepare(`INSERT INTO probe_results (sensor_id, ts, success, message) VALUES (?, ?, 1, 'ok')`).run(
+        kept[0],
+        NOW,
+      );
+      const before = await dump(t);
+      const events = record(t, 'sensor');
+      const res = await restore(t, admin, text);
+      events.stop();
+      expect(res.status).toBe(200);
+      expect(res.body.counts).toMatchObject({ sensors: 1, sites: 1, rollup_daily: 1, incidents: 0 });
+      expect(res.body.safety_copy.startsWith(`${DATABASE_FILE}.before-restore-`)).toBe(true);
+      // The copy holds exactly the rows from before the restore.
+      const copy = new Database(path.join(t.dataDir, res.body.safety_copy), { readonly: true });
+      try {
+        const copied = Object.fromEntries(
+          Object.keys(before).map((name) => [
+            name,
+            copy.prepare(`SELECT * FROM "${name}" ORDER BY 1, 2`).raw().all(),
+          ]),
+        );
+        expect(copied).toEqual(before);
+        expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+      } finally {
+        copy.close();
+      }
+      // 'db' kept its id and its raw results; 'cache', not in the document, is gone and announced.
+      const sensors = (await call<Sensor[]>(t, 'GET', '/api/sensors', undefined, admin)).body;
+      expect(sensors.map((s) => [s.name, s.id])).toEqual([['db', kept[0]]]);
+      expect(db.prepare('SELECT count(*) FROM probe_results WHERE sensor_id = ?').raw().get(kept[0])).toEqual(
+        [1],
+      );
+      expect(events.events).toEqual(
+        expect.arrayContaining([
+          { id: kept[0], action: 'updated' },
+          { id: expect.any(Number), action: 'deleted' },
         ]),
       );
-      expect(copied).toEqual(before);
-      expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
-    } finally {
-      copy.close();
-    }
-    // 'db' kept its id and its raw results; 'cache', not in the document, is gone and announced.
-    const sensors = (await call<Sensor[]>(t, 'GET', '/api/sensors', undefined, admin)).body;
-    expect(sensors.map((s) => [s.name, s.id])).toEqual([['db', kept[0]]]);
-    expect(
-      db(t).prepare('SELECT count(*) FROM probe_results WHERE sensor_id = ?').raw().get(kept[0]),
-    ).toEqual([1]);
-    expect(events.events).toEqual(
-      expect.arrayContaining([
-        { id: kept[0], action: 'updated' },
-        { id: expect.any(Number), action: 'deleted' },
-      ]),
-    );
-    // The spooled upload is gone.
-    expect(files().filter((f) => f.includes('restore-upload'))).toEqual([]);
-  });
+      // The spooled upload is gone.
+      expect(files().filter((f) => f.includes('restore-upload'))).toEqual([]);
+    },
+  );
 });
 
 describe('restore beside the configuration file', () => {
@@ -725,7 +745,7 @@ describe('restore beside the configuration file', () => {
     try {
       const res = await restore(target, await setupAdmin(target), text);
       expect(res.status).toBe(200);
-      const rows = db(target).prepare('SELECT name, managed_by FROM sensors ORDER BY name').all();
+      const rows = await sql(target, 'SELECT name, managed_by FROM sensors ORDER BY name');
       expect(rows).toEqual([
         { name: 'from-api', managed_by: null },
         { name: 'from-file', managed_by: 'config' },

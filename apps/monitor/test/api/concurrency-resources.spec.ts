@@ -3,7 +3,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ExampleCounts, Sensor, SitesResponse } from '@monitor/contracts';
 import { SAMPLE_SENSORS } from '../../src/examples/sample-dataset';
-import { expectErrorShapes, statusCounts, storedRows, together, type Answer } from './support/concurrency';
+import {
+  expectErrorShapes,
+  statusCounts,
+  readStoredRows,
+  together,
+  type Answer,
+} from './support/concurrency';
 import { call, Headers, setupAdmin } from './support/http';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -101,7 +107,7 @@ describe('API key rotation', () => {
         { method: 'POST', path: '/api/api-key', headers: admin },
       ]);
       expect(statusCounts(answers)).toEqual({ 200: 3 });
-      const rows = storedRows<{ key: string }>(
+      const rows = await readStoredRows<{ key: string }>(
         t.dataDir,
         `SELECT key FROM installation_secrets WHERE key LIKE 'api_key%' ORDER BY key`,
       );
@@ -143,9 +149,8 @@ describe('sensor order', () => {
           })),
         );
         expect(statusCounts(answers)).toEqual({ 200: 8 });
-        const stored = storedRows<{ id: number }>(
-          t.dataDir,
-          'SELECT id FROM sensors ORDER BY sort_order, id',
+        const stored = (
+          await readStoredRows<{ id: number }>(t.dataDir, 'SELECT id FROM sensors ORDER BY sort_order, id')
         ).map((r) => r.id);
         expect(orders).toContainEqual(stored);
       }
@@ -156,10 +161,13 @@ describe('sensor order', () => {
 });
 
 describe('sample data', () => {
-  const sampleNames = (dataDir: string) =>
-    storedRows<{ name: string }>(dataDir, 'SELECT name FROM sensors WHERE sample = 1 ORDER BY name').map(
-      (r) => r.name,
-    );
+  const sampleNames = async (dataDir: string) =>
+    (
+      await readStoredRows<{ name: string }>(
+        dataDir,
+        'SELECT name FROM sensors WHERE sample = TRUE ORDER BY name',
+      )
+    ).map((r) => r.name);
 
   it('parallel loads, and loads with removals, never duplicate sample rows and answer consistent totals', async () => {
     const t = await startTestApp({ startScheduler: false });
@@ -170,7 +178,7 @@ describe('sample data', () => {
         Array.from({ length: 4 }, () => ({ method: 'POST', path: '/api/examples', headers: admin })),
       );
       expect(statusCounts(loads)).toEqual({ 200: 4 });
-      expect(sampleNames(t.dataDir)).toEqual([...new Set(SAMPLE_SENSORS.map((s) => s.name))].sort());
+      expect(await sampleNames(t.dataDir)).toEqual([...new Set(SAMPLE_SENSORS.map((s) => s.name))].sort());
       const full = (await call<ExampleCounts>(t, 'GET', '/api/examples', undefined, admin)).body;
       for (const load of loads) expect(load.body).toEqual(full);
       for (let round = 0; round < 3; round++) {
@@ -181,7 +189,7 @@ describe('sample data', () => {
           { method: 'POST', path: '/api/examples', headers: admin },
         ]);
         expect(statusCounts(mixed)).toEqual({ 200: 4 });
-        const names = sampleNames(t.dataDir);
+        const names = await sampleNames(t.dataDir);
         expect(new Set(names).size).toBe(names.length);
         expect([0, SAMPLE_SENSORS.length]).toContain(names.length);
         for (const answer of mixed as Answer<ExampleCounts>[])
@@ -210,7 +218,7 @@ describe('sample data', () => {
       );
       expect(statusCounts(answers)).toEqual({ 409: 4 });
       expectErrorShapes(answers);
-      expect(sampleNames(t.dataDir)).toEqual([]);
+      expect(await sampleNames(t.dataDir)).toEqual([]);
     } finally {
       await t.close();
     }
@@ -232,12 +240,16 @@ describe('resources declared in the configuration file', () => {
     ],
   };
   const managed = (dataDir: string) =>
-    ['sites', 'channels', 'sensors', 'maintenance_windows'].map(
-      (table) =>
-        storedRows<{ n: number }>(
-          dataDir,
-          `SELECT count(*) AS n FROM ${table} WHERE managed_by = 'config'`,
-        )[0].n,
+    Promise.all(
+      ['sites', 'channels', 'sensors', 'maintenance_windows'].map(
+        async (table) =>
+          (
+            await readStoredRows<{ n: number }>(
+              dataDir,
+              `SELECT count(*) AS n FROM ${table} WHERE managed_by = 'config'`,
+            )
+          )[0].n,
+      ),
     );
 
   it('two starts on one data directory at once apply the file once, and so does a third', async () => {
@@ -246,11 +258,11 @@ describe('resources declared in the configuration file', () => {
       const apps = await Promise.all(
         [0, 1].map(() => startTestApp({ startScheduler: false, dataDir, file: FILE })),
       );
-      expect(managed(dataDir)).toEqual([1, 1, 1, 1]);
+      expect(await managed(dataDir)).toEqual([1, 1, 1, 1]);
       const third = await startTestApp({ startScheduler: false, dataDir, file: FILE });
-      expect(managed(dataDir)).toEqual([1, 1, 1, 1]);
+      expect(await managed(dataDir)).toEqual([1, 1, 1, 1]);
       for (const app of [...apps, third]) await app.close();
-      expect(storedRows(dataDir, 'SELECT count(*) AS n FROM sensors')).toEqual([{ n: 1 }]);
+      expect(await readStoredRows(dataDir, 'SELECT count(*) AS n FROM sensors')).toEqual([{ n: 1 }]);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
@@ -275,8 +287,8 @@ describe('resources declared in the configuration file', () => {
       ]);
       expect(statusCounts(created)).toEqual({ 201: 5 });
       await second.close();
-      expect(managed(dataDir)).toEqual([1, 1, 1, 1]);
-      const rows = storedRows<{ managed_by: string | null }>(
+      expect(await managed(dataDir)).toEqual([1, 1, 1, 1]);
+      const rows = await readStoredRows<{ managed_by: string | null }>(
         dataDir,
         `SELECT managed_by FROM sensors WHERE name = 'homepage' ORDER BY id`,
       );

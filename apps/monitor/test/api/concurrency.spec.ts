@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { SessionInfo, UserList } from '@monitor/contracts';
 import { generate } from 'otplib';
 import { MutableClock } from './support/clock';
-import { expectErrorShapes, statusCounts, storedRows, together } from './support/concurrency';
+import { expectErrorShapes, statusCounts, readStoredRows, together } from './support/concurrency';
 import { accountWithRole, ADMIN, call, Headers, setupAdmin } from './support/http';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -18,8 +18,8 @@ jest.setTimeout(120_000);
 
 const PASSWORD = 'long enough password';
 
-const activeAdmins = (dataDir: string): { id: number; username: string }[] =>
-  storedRows(dataDir, `SELECT id, username FROM users WHERE role = 'admin' AND disabled = 0`);
+const activeAdmins = (dataDir: string): Promise<{ id: number; username: string }[]> =>
+  readStoredRows(dataDir, `SELECT id, username FROM users WHERE role = 'admin' AND disabled = FALSE`);
 
 describe('first-run setup happens once', () => {
   it('of fifty parallel setups exactly one creates an administrator; the rest answer 409', async () => {
@@ -36,7 +36,7 @@ describe('first-run setup happens once', () => {
       expect(statusCounts(answers)).toEqual({ 200: 1, 409: 49 });
       expectErrorShapes(answers);
       const winner = answers.findIndex((a) => a.status === 200);
-      expect(storedRows(t.dataDir, 'SELECT username, role FROM users')).toEqual([
+      expect(await readStoredRows(t.dataDir, 'SELECT username, role FROM users')).toEqual([
         { username: `first${winner}`, role: 'admin' },
       ]);
     } finally {
@@ -65,7 +65,7 @@ describe('first-run setup happens once', () => {
       ).flat();
       expect(statusCounts(answers)).toEqual({ 200: 1, 409: 19 });
       expectErrorShapes(answers);
-      expect(storedRows(dataDir, 'SELECT count(*) AS n FROM users')).toEqual([{ n: 1 }]);
+      expect(await readStoredRows(dataDir, 'SELECT count(*) AS n FROM users')).toEqual([{ n: 1 }]);
     } finally {
       for (const app of apps) await app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -90,7 +90,7 @@ describe('first-run setup happens once', () => {
           ),
         ]);
         await second.close();
-        const accounts = storedRows<{ username: string }>(dataDir, 'SELECT username FROM users');
+        const accounts = await readStoredRows<{ username: string }>(dataDir, 'SELECT username FROM users');
         expect(accounts).toHaveLength(1);
         const setupWon = setups.filter((a) => a.status === 200).length;
         expect(setupWon + (accounts[0].username === 'admin' ? 1 : 0)).toBe(1);
@@ -120,9 +120,10 @@ describe('the last active administrator stays', () => {
 
   /** After a round the survivor makes the other an active administrator again (a new one if deleted). */
   async function restore(): Promise<void> {
-    const [survivor] = activeAdmins(t.dataDir);
+    const [survivor] = await activeAdmins(t.dataDir);
     const [keeper, other] = survivor.id === a.id ? [a, b] : [b, a];
-    const exists = storedRows(t.dataDir, 'SELECT id FROM users WHERE id = ?', other.id).length > 0;
+    const exists =
+      (await readStoredRows(t.dataDir, 'SELECT id FROM users WHERE id = ?', other.id)).length > 0;
     if (exists) {
       const res = await call(
         t,
@@ -179,7 +180,7 @@ describe('the last active administrator stays', () => {
         // Self-demotion pairs with the same administrator demoting the other; else each acts on the other.
         const [actor, target] = first === demoteSelf ? [a, b] : [b, a];
         const answers = await together(t, [first(a, b), second(actor, target)]);
-        expect(activeAdmins(t.dataDir)).toHaveLength(1);
+        expect(await activeAdmins(t.dataDir)).toHaveLength(1);
         expect(answers.filter((x) => x.status === 200)).toHaveLength(1);
         // The loser is refused by the rule (409) or, when the winner already changed its account, at the door.
         for (const answer of answers.filter((x) => x.status !== 200))
@@ -277,7 +278,7 @@ describe('second factor codes work once', () => {
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     expectErrorShapes(answers);
     const codes = answers.find((a) => a.status === 200)!.body.recovery_codes!;
-    const stored = storedRows<{ n: number }>(t.dataDir, 'SELECT count(*) AS n FROM recovery_codes');
+    const stored = await readStoredRows<{ n: number }>(t.dataDir, 'SELECT count(*) AS n FROM recovery_codes');
     expect(stored).toEqual([{ n: 8 }]);
     // The recovery codes of the winning answer are the stored ones.
     clock.advance(61_000);
@@ -307,7 +308,7 @@ describe('second factor codes work once', () => {
     expect(statusCounts(answers)).toEqual({ 200: 1, 401: 4 });
     expect(answers.filter((a) => a.status === 200).length).toBe(1);
     expect(
-      storedRows(t.dataDir, 'SELECT count(*) AS n FROM recovery_codes WHERE used_at IS NOT NULL'),
+      await readStoredRows(t.dataDir, 'SELECT count(*) AS n FROM recovery_codes WHERE used_at IS NOT NULL'),
     ).toEqual([{ n: 1 }]);
   });
 
@@ -351,7 +352,7 @@ describe('second factor enrolment happens once', () => {
         expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
         expectErrorShapes(answers);
         const issued = answers.find((a) => a.status === 200)!.body.recovery_codes!;
-        const stored = storedRows<{ code_hash: string }>(
+        const stored = await readStoredRows<{ code_hash: string }>(
           t.dataDir,
           'SELECT code_hash FROM recovery_codes ORDER BY id',
         );
@@ -382,7 +383,7 @@ describe('second factor enrolment happens once', () => {
           { method: 'POST', path: '/api/me/totp/start', headers: admin },
         ]);
         expectErrorShapes(answers);
-        const [row] = storedRows<{ totp_enabled: number; totp_secret: string }>(
+        const [row] = await readStoredRows<{ totp_enabled: number; totp_secret: string }>(
           t.dataDir,
           'SELECT totp_enabled, totp_secret FROM users',
         );
@@ -424,8 +425,12 @@ describe('second factor enrolment happens once', () => {
         expect(answers[1].status).toBe(200);
         expect([200, 409]).toContain(answers[0].status);
         expectErrorShapes(answers);
-        expect(storedRows(t.dataDir, 'SELECT totp_enabled FROM users')).toEqual([{ totp_enabled: 0 }]);
-        expect(storedRows(t.dataDir, 'SELECT count(*) AS n FROM recovery_codes')).toEqual([{ n: 0 }]);
+        expect(await readStoredRows(t.dataDir, 'SELECT totp_enabled FROM users')).toEqual([
+          { totp_enabled: 0 },
+        ]);
+        expect(await readStoredRows(t.dataDir, 'SELECT count(*) AS n FROM recovery_codes')).toEqual([
+          { n: 0 },
+        ]);
         clock.advance(61_000);
       }
     } finally {

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ProbeResult, SeriesResponse, UptimeResponse } from '@monitor/contracts';
 import { DataSource } from 'typeorm';
-import { sqliteHandle } from '../../src/core/database/sqlite-handle';
+import { sqlClientFor } from '../../src/core/database/sql-client';
 import { RollupMaintenance } from '../../src/history/rollup-maintenance.service';
 import { MutableClock } from './support/clock';
 import { apiKeyHeaders, call, Headers, setupAdmin } from './support/http';
@@ -29,22 +29,25 @@ interface Row {
   message?: string;
 }
 
-function insert(t: TestApp, sensorId: number, rows: Row[]): void {
-  const db = sqliteHandle(t.app.get(DataSource));
-  const statement = db.prepare(
-    'INSERT INTO probe_results (sensor_id, ts, success, status_code, latency_ms, message) VALUES (?, ?, ?, ?, ?, ?)',
-  );
-  db.transaction(() => {
-    for (const r of rows)
-      statement.run(
-        sensorId,
-        r.ts,
-        r.success ? 1 : 0,
-        r.success ? 200 : 503,
-        r.latency ?? (r.success ? 10 : null),
-        r.message ?? (r.success ? 'HTTP 200' : 'HTTP 503'),
+async function insert(t: TestApp, sensorId: number, rows: Row[]): Promise<void> {
+  const client = sqlClientFor(t.app.get(DataSource));
+  // Multi-row statements in chunks: a row at a time is slow on PostgreSQL.
+  await client.transaction(async (tx) => {
+    for (let i = 0; i < rows.length; i += 500) {
+      const chunk = rows.slice(i, i + 500);
+      await tx.run(
+        `INSERT INTO probe_results (sensor_id, ts, success, status_code, latency_ms, message) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
+        chunk.flatMap((r) => [
+          sensorId,
+          r.ts,
+          r.success,
+          r.success ? 200 : 503,
+          r.latency ?? (r.success ? 10 : null),
+          r.message ?? (r.success ? 'HTTP 200' : 'HTTP 503'),
+        ]),
       );
-  })();
+    }
+  });
 }
 
 /** One result a minute from `from` for `minutes` minutes; `ok` decides each one's success. */
@@ -104,7 +107,7 @@ describe('history: results, rollups, retention and tiered reads', () => {
 
   describe('GET /api/sensors/{id}/results', () => {
     it('answers the newest results first, 40 by default', async () => {
-      insert(
+      await insert(
         t,
         sensorId,
         minutely(T0, 100, (i) => i % 10 !== 0),
@@ -129,7 +132,7 @@ describe('history: results, rollups, retention and tiered reads', () => {
     });
 
     it('honours limit from 1 to 1000 and refuses anything else with 400 naming it', async () => {
-      insert(t, sensorId, minutely(T0, 1200));
+      await insert(t, sensorId, minutely(T0, 1200));
       for (const [limit, length] of [
         ['1', 1],
         ['1000', 1000],
@@ -174,7 +177,7 @@ describe('history: results, rollups, retention and tiered reads', () => {
   describe('the maintenance pass', () => {
     it('summarises complete hours only, with count, successes and the latency of successes', async () => {
       // 09:00–12:29, every minute; every 4th result fails. The clock reads 12:30.
-      insert(
+      await insert(
         t,
         sensorId,
         minutely(T0 + 9 * HOUR, 210, (i) => i % 4 !== 0),
@@ -198,10 +201,10 @@ describe('history: results, rollups, retention and tiered reads', () => {
     });
 
     it('summarises the hour once it is over, and a re-run rewrites the same buckets', async () => {
-      insert(t, sensorId, minutely(T0 + 11 * HOUR, 90));
+      await insert(t, sensorId, minutely(T0 + 11 * HOUR, 90));
       await pass(t);
       moveTo(clock, T0 + 13 * HOUR + 5 * MINUTE);
-      insert(t, sensorId, minutely(T0 + 12 * HOUR + 30 * MINUTE, 30));
+      await insert(t, sensorId, minutely(T0 + 12 * HOUR + 30 * MINUTE, 30));
       const second = await pass(t);
       expect(second.hourly_buckets).toBe(1);
       const before = await buckets(t, 'hourly', sensorId);
@@ -218,7 +221,7 @@ describe('history: results, rollups, retention and tiered reads', () => {
 
     it('summarises complete days from the hourly buckets', async () => {
       moveTo(clock, T0 + 2 * DAY + 3 * HOUR);
-      insert(
+      await insert(
         t,
         sensorId,
         minutely(T0 - 12 * HOUR, 60 * 24 * 2, (i) => i % 2 === 0),
@@ -239,7 +242,7 @@ describe('history: results, rollups, retention and tiered reads', () => {
     });
 
     it('leaves an hour open while one of its results is still waiting to be written', async () => {
-      insert(t, sensorId, minutely(T0 + 9 * HOUR, 60));
+      await insert(t, sensorId, minutely(T0 + 9 * HOUR, 60));
       await feed(t, sensorId, success(), T0 + 10 * HOUR + 59 * MINUTE);
       await pass(t);
       expect((await buckets(t, 'hourly', sensorId)).map((b) => b.bucket_start)).toEqual([T0 + 9 * HOUR]);
@@ -253,7 +256,7 @@ describe('history: results, rollups, retention and tiered reads', () => {
 
     it('leaves sensors without results alone and writes no empty buckets', async () => {
       const quiet = await createSensor(t, admin, { name: 'quiet', type: 'tcp', target: '127.0.0.1:9' });
-      insert(t, sensorId, [
+      await insert(t, sensorId, [
         { ts: T0 + 9 * HOUR, success: true },
         { ts: T0 + 11 * HOUR, success: true },
       ]);
@@ -268,7 +271,7 @@ describe('history: results, rollups, retention and tiered reads', () => {
 
   describe('GET /api/sensors/{id}/series and /uptime', () => {
     it('reads raw results for 1h, 24h and 7d, hourly buckets for 30d and 90d, daily for 1y and all', async () => {
-      insert(t, sensorId, minutely(T0 - 3 * DAY, 60 * 24 * 3 + 12 * 60));
+      await insert(t, sensorId, minutely(T0 - 3 * DAY, 60 * 24 * 3 + 12 * 60));
       await pass(t);
       for (const [range, tier] of [
         ['1h', 'raw'],
@@ -300,7 +303,7 @@ describe('history: results, rollups, retention and tiered reads', () => {
     });
 
     it('never mixes tiers: an hourly range does not count the raw results of the running hour', async () => {
-      insert(t, sensorId, minutely(T0 + 10 * HOUR, 150)); // 10:00–12:29
+      await insert(t, sensorId, minutely(T0 + 10 * HOUR, 150)); // 10:00–12:29
       await pass(t); // summarises 10:00 and 11:00
       const hourly = await call<UptimeResponse>(
         t,
@@ -322,7 +325,7 @@ describe('history: results, rollups, retention and tiered reads', () => {
 
     it('leaves gaps out of the uptime denominator and gives empty points as count 0 with nulls', async () => {
       // 06:00 all up, 07:00 nothing at all, 08:00 half up.
-      insert(t, sensorId, [
+      await insert(t, sensorId, [
         ...minutely(T0 + 6 * HOUR, 60),
         ...minutely(T0 + 8 * HOUR, 60, (i) => i % 2 === 0),
       ]);
@@ -375,7 +378,7 @@ describe('history: results, rollups, retention and tiered reads', () => {
     });
 
     it('series of 1h are minute points from raw results with latency statistics of successes', async () => {
-      insert(t, sensorId, [
+      await insert(t, sensorId, [
         { ts: T0 + 12 * HOUR + 10 * MINUTE, success: true, latency: 20 },
         { ts: T0 + 12 * HOUR + 10 * MINUTE + 20_000, success: true, latency: 40 },
         { ts: T0 + 12 * HOUR + 10 * MINUTE + 40_000, success: false, latency: 9000 },
@@ -409,7 +412,7 @@ describe('history: results, rollups, retention and tiered reads', () => {
     });
 
     it('answers uptime with latency, the incidents overlapping the window and the downtime', async () => {
-      insert(
+      await insert(
         t,
         sensorId,
         minutely(T0 + 10 * HOUR, 120, (i) => i < 30 || i >= 50),
@@ -513,7 +516,7 @@ describe('history: results, rollups, retention and tiered reads', () => {
     it('starts "all" at the oldest daily bucket', async () => {
       const key = await apiKeyHeaders(t, admin); // a session would expire in these 40 days
       moveTo(clock, T0 + 40 * DAY);
-      insert(t, sensorId, minutely(T0 + 5 * HOUR, 30));
+      await insert(t, sensorId, minutely(T0 + 5 * HOUR, 30));
       await pass(t);
       const res = await call<SeriesResponse>(
         t,
@@ -550,7 +553,7 @@ describe('history: retention', () => {
         success: true,
         latency: 5,
       }));
-      insert(t, id, rows);
+      await insert(t, id, rows);
       const report = await pass(t);
       const now = clock.now();
       const [raw] = await sql<{ n: number; oldest: number }>(
@@ -620,7 +623,7 @@ describe('history: retention', () => {
       target: 'http://127.0.0.1:9/',
       enabled: false,
     });
-    insert(first, id, minutely(T0 + 9 * HOUR, 120));
+    await insert(first, id, minutely(T0 + 9 * HOUR, 120));
     await first.close();
 
     const second = await start({ clock, dataDir, startScheduler: true });

@@ -52,6 +52,23 @@ describe('path ids', () => {
     }
   });
 
+  // Ids are 32-bit on both backends: SQLite finds no row for a larger one, PostgreSQL must not fail on it.
+  it.each(['2147483648', '99999999999999999999999', '-2147483649'])(
+    'beyond the 32-bit range (%s) name nothing: 404 {error}, never a 500',
+    async (spelled) => {
+      for (const [method, path] of [
+        ['GET', `/api/sensors/${spelled}`],
+        ['GET', `/api/channels/${spelled}`],
+        ['DELETE', `/api/channels/${spelled}`],
+        ['DELETE', `/api/incidents/${spelled}/ack`],
+      ]) {
+        const res = await call(t, method, path, undefined, admin);
+        expect({ path, status: res.status }).toEqual({ path, status: 404 });
+        expect(res.body).toEqual({ error: expect.any(String) });
+      }
+    },
+  );
+
   it('refuses a probe of a sensor named in hexadecimal, so nothing is probed', async () => {
     const res = await call(t, 'POST', `/api/sensors/0x${id.toString(16)}/probe`, undefined, admin);
     expect(res.status).toBe(400);

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import Database from 'better-sqlite3';
+import { readStoredRows } from '../api/support/concurrency';
 import { RunningServer, startServer, tempDir } from '../support/server-process';
 
 /**
@@ -47,22 +47,23 @@ const counts = (answers: Answer[]) => {
   return byStatus;
 };
 
+/** The first column of each stored row, read through a connection of the test's own (either backend). */
+const column = async (dataDir: string, query: string): Promise<unknown[]> =>
+  (await readStoredRows<Record<string, unknown>>(dataDir, query)).map((row) => Object.values(row)[0]);
+
 describe('only-once rules across two processes on one data directory', () => {
   let dataDir: string;
   let servers: RunningServer[];
   let cookies: string[];
-  let db: Database.Database;
 
   beforeAll(async () => {
     dataDir = tempDir('monitor-two-processes-');
     servers = [await startServer({ dataDir, env: { MONITOR_ADMIN_PASSWORD: PASSWORD } })];
     servers.push(await startServer({ dataDir }));
     cookies = await Promise.all(servers.map((server) => signIn(server, 'admin')));
-    db = new Database(path.join(dataDir, 'monitor.db'), { readonly: true });
   });
 
   afterAll(async () => {
-    db?.close();
     for (const server of servers ?? []) await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
@@ -85,7 +86,9 @@ describe('only-once rules across two processes on one data directory', () => {
       ]);
       expect(counts(answers)).toEqual({ 201: 1, 409: 5 });
     }
-    expect(db.prepare(`SELECT count(*) FROM users WHERE username LIKE 'user%'`).pluck().get()).toBe(ROUNDS);
+    expect(
+      (await column(dataDir, `SELECT count(*) FROM users WHERE substr(username, 1, 4) = 'user'`))[0],
+    ).toBe(ROUNDS);
   });
 
   it('a site name created through both at once exists once; the others answer 409', async () => {
@@ -93,7 +96,7 @@ describe('only-once rules across two processes on one data directory', () => {
       const answers = await burst(() => ['POST', '/api/sites', { name: `site${round}` }]);
       expect(counts(answers)).toEqual({ 201: 1, 409: 5 });
     }
-    expect(db.prepare('SELECT count(*) FROM sites').pluck().get()).toBe(ROUNDS);
+    expect((await column(dataDir, 'SELECT count(*) FROM sites'))[0]).toBe(ROUNDS);
   });
 
   it('API key rotations through both at once leave exactly one working key, one of the answers', async () => {
@@ -120,7 +123,7 @@ describe('only-once rules across two processes on one data directory', () => {
     });
     expect(made.status).toBe(201);
     const ids = [
-      Number(db.prepare(`SELECT id FROM users WHERE username = 'admin'`).pluck().get()),
+      Number((await column(dataDir, `SELECT id FROM users WHERE username = 'admin'`))[0]),
       Number(made.body.id),
     ];
     const sessions = [cookies[0], await signIn(servers[1], 'second')];
@@ -131,10 +134,10 @@ describe('only-once rules across two processes on one data directory', () => {
       ]);
       expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
       for (const answer of answers) expect([200, 403, 409]).toContain(answer.status);
-      const admins = db
-        .prepare(`SELECT id FROM users WHERE role = 'admin' AND disabled = 0`)
-        .pluck()
-        .all() as number[];
+      const admins = (await column(
+        dataDir,
+        `SELECT id FROM users WHERE role = 'admin' AND disabled = FALSE`,
+      )) as number[];
       expect(admins).toHaveLength(1);
       const keeper = ids.indexOf(admins[0]);
       const restored = await send(servers[keeper], 'PUT', `/api/users/${ids[1 - keeper]}`, sessions[keeper], {
@@ -159,7 +162,7 @@ describe('only-once rules across two processes on one data directory', () => {
     for (let round = 0; round < ROUNDS; round++) {
       const answers = await burst((n) => ['PUT', '/api/sensor-order', { ids: orders[n] }]);
       expect(counts(answers)).toEqual({ 200: 6 });
-      const stored = db.prepare('SELECT id FROM sensors ORDER BY sort_order, id').pluck().all();
+      const stored = await column(dataDir, 'SELECT id FROM sensors ORDER BY sort_order, id');
       expect(orders).toContainEqual(stored);
     }
   });
@@ -210,13 +213,8 @@ maintenance:
           'started',
           'started',
         ]);
-        const db = new Database(path.join(dataDir, 'monitor.db'), { readonly: true });
-        try {
-          for (const table of ['sites', 'channels', 'sensors', 'maintenance_windows'])
-            expect([table, db.prepare(`SELECT count(*) FROM ${table}`).pluck().get()]).toEqual([table, 1]);
-        } finally {
-          db.close();
-        }
+        for (const table of ['sites', 'channels', 'sensors', 'maintenance_windows'])
+          expect([table, (await column(dataDir, `SELECT count(*) FROM ${table}`))[0]]).toEqual([table, 1]);
       } finally {
         for (const s of started) if (s.status === 'fulfilled') await s.value.stop();
         fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import Database from 'better-sqlite3';
+import { readStoredRows } from '../api/support/concurrency';
 import { runCli, tempDir } from '../support/server-process';
 import { requireBuiltExecutable } from './cli-support';
 
@@ -14,33 +14,28 @@ describe('monitor seed --demo', () => {
   beforeEach(() => (dataDir = tempDir()));
   afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-  const sampleRows = () => {
-    const db = new Database(path.join(dataDir, 'monitor.db'), { readonly: true });
-    try {
-      return db
-        .prepare(
-          `SELECT (SELECT count(*) FROM sensors WHERE sample = 1) AS sensors,
-             (SELECT count(*) FROM sites WHERE sample = 1) AS sites,
-             (SELECT count(*) FROM probe_results) AS results`,
-        )
-        .get() as { sensors: number; sites: number; results: number };
-    } finally {
-      db.close();
-    }
-  };
+  const sampleRows = async () =>
+    (
+      await readStoredRows<{ sensors: number; sites: number; results: number }>(
+        dataDir,
+        `SELECT (SELECT count(*) FROM sensors WHERE sample = TRUE) AS sensors,
+           (SELECT count(*) FROM sites WHERE sample = TRUE) AS sites,
+           (SELECT count(*) FROM probe_results) AS results`,
+      )
+    )[0];
 
   it('loads the sample installation, and a second run adds nothing', async () => {
     const first = await runCli(['seed', '--demo', '--data-dir', dataDir]);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^sample data: 10 sensors, 3 sites, \d+ results, \d+ incidents$/m);
-    const loaded = sampleRows();
+    const loaded = await sampleRows();
     expect(loaded).toMatchObject({ sensors: 10, sites: 3 });
     expect(loaded.results).toBeGreaterThan(20_000);
 
     const second = await runCli(['seed', '--demo', '--data-dir', dataDir]);
     expect(second.code).toBe(0);
-    expect(sampleRows()).toEqual(loaded);
+    expect(await sampleRows()).toEqual(loaded);
   });
 
   it('refuses without --demo, and on an installation configured from a file', async () => {

@@ -1,4 +1,5 @@
 import { ArgumentMetadata, BadRequestException, ValidationPipe } from '@nestjs/common';
+import { NotFoundError } from '@monitor/domain';
 import { ValidationError } from 'class-validator';
 
 /** First problem of a failed DTO validation, as one sentence naming the field. */
@@ -21,9 +22,18 @@ export function describeValidationErrors(errors: ValidationError[], prefix = '')
  */
 class ApiValidationPipe extends ValidationPipe {
   protected override transformPrimitive(value: unknown, metadata: ArgumentMetadata): unknown {
-    return metadata.type === 'param' ? value : (super.transformPrimitive(value, metadata) as unknown);
+    if (metadata.type !== 'param') return super.transformPrimitive(value, metadata) as unknown;
+    // Ids are 32-bit integers: SQLite finds no row beyond that, PostgreSQL would fail the query.
+    if (metadata.metatype === Number && typeof value === 'string' && /^-?\d+$/.test(value)) {
+      const id = Number(value);
+      if (id > MAX_ID || id < -MAX_ID - 1)
+        throw new NotFoundError(`no ${metadata.data ?? 'id'} ${value} exists`);
+    }
+    return value;
   }
 }
+
+const MAX_ID = 2_147_483_647;
 
 export const createValidationPipe = (): ValidationPipe =>
   new ApiValidationPipe({

@@ -1,5 +1,7 @@
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
+import { Client, types } from 'pg';
+import { databaseUrlFor, testBackend } from '../../support/test-database';
 import { call, Headers } from './http';
 import type { TestApp } from './test-app';
 
@@ -43,5 +45,31 @@ export function storedRows<T>(dataDir: string, sql: string, ...params: unknown[]
     return db.prepare(sql).all(...params) as T[];
   } finally {
     db.close();
+  }
+}
+
+/**
+ * `storedRows` on either backend, through a second connection of its own. On PostgreSQL `?` becomes
+ * $n, counts come back as numbers and booleans as 1/0, so one expectation fits both.
+ */
+export async function readStoredRows<T>(dataDir: string, sql: string, ...params: unknown[]): Promise<T[]> {
+  if (testBackend() === 'sqlite') return storedRows<T>(dataDir, sql, ...params);
+  const client = new Client({ connectionString: databaseUrlFor(dataDir) });
+  await client.connect();
+  try {
+    let n = 0;
+    const result = await client.query({
+      text: sql.replace(/\?/g, () => `$${++n}`),
+      values: params,
+      types: { getTypeParser: (oid: number) => (oid === 20 ? Number : types.getTypeParser(oid)) },
+    });
+    return result.rows.map(
+      (row: Record<string, unknown>) =>
+        Object.fromEntries(
+          Object.entries(row).map(([k, v]) => [k, typeof v === 'boolean' ? Number(v) : v]),
+        ) as T,
+    );
+  } finally {
+    await client.end();
   }
 }

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { SCHEMA_VERSION } from '../../src/backup/backup-format';
 import { MAX_VALUE_DEPTH } from '../../src/backup/json-table-scanner';
 import { DATABASE_FILE } from '../../src/core/database/database-path';
-import { testBackend } from '../support/test-database';
+import { itOnSqlite, testBackend } from '../support/test-database';
 import { healthWhileWriteLocked, largeDocument, SENSORS } from '../support/large-backup';
 import { call, type Headers, setupAdmin } from './support/http';
 import { sql } from './support/sensors';
@@ -24,7 +24,7 @@ jest.setTimeout(60_000);
  * These hold SQLite's write lock from a second connection on the file, read the file directly or
  * inject a failure with a SQLite trigger, and watch the restore's worker thread (SQLite only).
  */
-const sqliteOnly = testBackend() === 'sqlite' ? it : it.skip;
+const sqliteOnly = itOnSqlite("SQLite's write lock, its .db file or a SQLite trigger");
 
 async function restore(
   t: TestApp,

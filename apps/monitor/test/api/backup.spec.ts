@@ -21,7 +21,7 @@ import { SchedulerService } from '../../src/scheduler/scheduler.service';
 import { SensorRuntimeService } from '../../src/scheduler/sensor-runtime.service';
 import { MutableClock } from './support/clock';
 import { accountWithRole, ADMIN, apiKeyHeaders, call, Headers, setupAdmin, signIn } from './support/http';
-import { testBackend } from '../support/test-database';
+import { itOnSqlite, testBackend } from '../support/test-database';
 import { createSensor, type HttpTarget, record, type Sensor, sql, startHttpTarget } from './support/sensors';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -86,7 +86,7 @@ async function dump(t: TestApp): Promise<Record<string, unknown[]>> {
 const totpCode = (secret: string, at: number) => generate({ secret, epoch: Math.floor(at / 1000) });
 
 /** The safety copy is a SQLite file beside the database and written with SQLite's backup API. */
-const sqliteOnly = testBackend() === 'sqlite' ? it : it.skip;
+const sqliteOnly = itOnSqlite('the safety copy is a copy of the SQLite file');
 
 /**
  * Installation A: an administrator, an operator with a second factor, the API key, two channels

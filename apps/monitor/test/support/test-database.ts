@@ -78,3 +78,14 @@ export function backendEnv(args: readonly string[]): Record<string, string> {
   if (at === -1 || at + 1 >= args.length) return {};
   return { MONITOR_DATABASE_URL: databaseUrlFor(path.resolve(args[at + 1])) };
 }
+
+/**
+ * `it` for a test of something only SQLite has (its file, its lock, a trigger): on PostgreSQL it is
+ * skipped with the reason in its title, which the test run lists.
+ */
+export function itOnSqlite(why: string) {
+  return (title: string, fn: jest.ProvidesCallback, timeout?: number): void =>
+    testBackend() === 'sqlite'
+      ? it(title, fn, timeout)
+      : it.skip(`${title} (SQLite only: ${why})`, fn, timeout);
+}

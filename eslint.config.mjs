@@ -36,7 +36,7 @@ const DRIVER_PATTERNS = [
   },
   {
     regex: '/core/database/(tx|unit-of-work)$',
-    importNames: ['connectionOf', 'managerOf', 'syncTxOf', 'txOf'],
+    importNames: ['connectionOf', 'syncTxOf'],
     message: 'a transaction handle is opened only by a repository: pass it to one',
   },
 ];

@@ -8,7 +8,7 @@ import { sqlClientFor, type SqlClient, type SqlExecutor } from './sql-client';
 import { sqliteHandle } from './sqlite-handle';
 import { syncTxOf, type SyncTx } from './tx';
 
-export { connectionOf, managerOf, type SyncTx, type Tx } from './tx';
+export { connectionOf, type SyncTx } from './tx';
 export type { SqlExecutor } from './sql-client';
 
 /**

@@ -68,7 +68,8 @@ export class TotpService {
 
   async disable(user: User, password: string): Promise<void> {
     await this.requirePassword(user, password);
-    await this.repository.disableTotp(user.id, this.clock.now());
+    // Serialised with regenerating the recovery codes, which checks the second factor is still on.
+    await this.unit.atomically((tx) => this.repository.disableTotp(tx, user.id, this.clock.now()));
   }
 
   /** A new set; checked against the stored row, so a second factor turned off meanwhile gets none. */

@@ -295,15 +295,13 @@ export class UsersRepository {
     );
   }
 
-  /** Turns the second factor off: secret, step and recovery codes go in one transaction. */
-  async disableTotp(id: number, now: number): Promise<void> {
-    await this.sql.transaction(async (tx) => {
-      await tx.run('DELETE FROM recovery_codes WHERE user_id = ?', [id]);
-      await tx.run(
-        'UPDATE users SET totp_enabled = ?, totp_secret = NULL, totp_last_step = NULL, updated_at = ? WHERE id = ?',
-        [false, now, id],
-      );
-    });
+  /** Turns the second factor off inside the caller's transaction: secret, step and recovery codes. */
+  async disableTotp(tx: SqlExecutor, id: number, now: number): Promise<void> {
+    await tx.run('DELETE FROM recovery_codes WHERE user_id = ?', [id]);
+    await tx.run(
+      'UPDATE users SET totp_enabled = ?, totp_secret = NULL, totp_last_step = NULL, updated_at = ? WHERE id = ?',
+      [false, now, id],
+    );
   }
 
   /** Spends an unused recovery code; false when there is none with that hash. */

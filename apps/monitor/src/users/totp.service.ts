@@ -58,9 +58,9 @@ export class TotpService {
       const stored = await this.repository.storedTotp(tx, user.id);
       if (!stored) throw new InvalidInputError('code is not valid');
       if (stored.totp_enabled) throw new ConflictError('the second factor is already on');
-      if (stored.totp_secret !== secret || (stored.totp_last_step ?? -1) >= step)
+      // Conditional, since a restarted enrolment does not take the lock and may replace the secret.
+      if (!(await this.repository.enableTotp(tx, user.id, secret, step, this.clock.now())))
         throw new InvalidInputError('code is not valid');
-      await this.repository.enableTotp(tx, user.id, step, this.clock.now());
       await this.repository.storeRecoveryCodes(tx, user.id, hashed(codes));
     });
     return codes;

@@ -276,13 +276,17 @@ export class UsersRepository {
     return row && { ...row, totp_enabled: boolOf(row.totp_enabled) };
   }
 
-  async enableTotp(tx: SqlExecutor, id: number, step: number, now: number): Promise<void> {
-    await tx.run('UPDATE users SET totp_enabled = ?, totp_last_step = ?, updated_at = ? WHERE id = ?', [
-      true,
-      step,
-      now,
-      id,
-    ]);
+  /**
+   * Turns the factor on for the secret the code belongs to, only while that secret is still the one
+   * being enrolled: a restart that replaced it after the caller read the row makes this a no-op.
+   */
+  async enableTotp(tx: SqlExecutor, id: number, secret: string, step: number, now: number): Promise<boolean> {
+    const enabled = await tx.run(
+      `UPDATE users SET totp_enabled = ?, totp_last_step = ?, updated_at = ?
+        WHERE id = ? AND totp_enabled = ? AND totp_secret = ? AND (totp_last_step IS NULL OR totp_last_step < ?)`,
+      [true, step, now, id, false, secret, step],
+    );
+    return enabled.changes === 1;
   }
 
   /** Replaces the account's recovery codes with the given hashes. */

@@ -135,6 +135,9 @@ export interface SettingsResponse {
   runtime: {
     version: string;
     data_dir: string;
+    /** Which backend holds the data. */
+    database_backend: 'sqlite' | 'postgres';
+    /** The SQLite file, or on PostgreSQL the database URL with its password masked. */
     database_path: string;
     config_file: string | null;
     retention: { raw: string; hourly: string };

@@ -11,6 +11,7 @@ import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import { EventBus } from '../core/events/event-bus';
 import type { MonitorConfig } from '../core/config/monitor-config';
 import { databasePath } from '../core/database/database-path';
+import { maskDatabaseUrl } from '../core/database/database-url';
 import { HistoryStats } from '../history/history-stats';
 import { IncidentsRepository } from '../incidents/incidents.repository';
 import { SensorsRepository } from '../sensors/sensors.repository';
@@ -99,7 +100,11 @@ export class SettingsService {
     return {
       version: buildInfo().version,
       data_dir: this.config.data_dir,
-      database_path: databasePath(this.config.data_dir),
+      database_backend: this.config.database_url ? 'postgres' : 'sqlite',
+      // On PostgreSQL the URL with its password masked, as the doctor shows it.
+      database_path: this.config.database_url
+        ? maskDatabaseUrl(this.config.database_url)
+        : databasePath(this.config.data_dir),
       config_file: this.config.config_file,
       retention: {
         raw: formatDuration(this.config.retention.raw_seconds),

@@ -19,6 +19,7 @@ import {
 } from './support/http';
 import { sql } from './support/sensors';
 import { startTestApp, TestApp } from './support/test-app';
+import { databaseUrlFor, testBackend } from '../support/test-database';
 
 jest.setTimeout(60_000);
 
@@ -80,6 +81,7 @@ describe('settings: runtime and statistics', () => {
     expect(Object.keys(runtime).sort()).toEqual([
       'config_file',
       'data_dir',
+      'database_backend',
       'database_path',
       'log_level',
       'retention',
@@ -88,8 +90,13 @@ describe('settings: runtime and statistics', () => {
     ]);
     expect(runtime.version).toBe(version.body.version);
     expect(runtime.data_dir).toBe(t.dataDir);
-    expect(runtime.database_path).toBe(path.join(t.dataDir, 'monitor.db'));
-    expect(runtime.database_path.endsWith('monitor.db')).toBe(true);
+    if (testBackend() === 'sqlite') {
+      expect(runtime.database_backend).toBe('sqlite');
+      expect(runtime.database_path).toBe(path.join(t.dataDir, 'monitor.db'));
+    } else {
+      expect(runtime.database_backend).toBe('postgres');
+      expect(runtime.database_path).toBe(databaseUrlFor(t.dataDir));
+    }
     expect(runtime.config_file).toBeNull();
     expect(Number.isInteger(runtime.uptime_seconds)).toBe(true);
     expect(runtime.uptime_seconds).toBeGreaterThanOrEqual(0);
@@ -185,6 +192,30 @@ describe('settings: runtime with another log level', () => {
   });
 });
 
+describe('settings: runtime on PostgreSQL', () => {
+  // Its own describe: passport's strategies are process-wide, so two apps must not overlap.
+  (testBackend() === 'postgres' ? it : it.skip)(
+    'names the database URL with its password masked',
+    async () => {
+      // The test cluster trusts every local connection, so a password in the URL is accepted and unused.
+      const given = new URL(databaseUrlFor(fs.mkdtempSync(path.join(os.tmpdir(), 'monitor-masked-'))));
+      given.password = 'hunter2-never-shown';
+      const t = await startTestApp({ env: { MONITOR_DATABASE_URL: given.toString() } });
+      try {
+        const res = await call<SettingsResponse>(t, 'GET', '/api/settings', undefined, await setupAdmin(t));
+        expect(await res.response.text()).not.toContain('hunter2');
+        given.password = '***';
+        expect(res.body.runtime).toMatchObject({
+          database_backend: 'postgres',
+          database_path: given.toString().replace('%2A%2A%2A', '***'),
+        });
+      } finally {
+        await t.close();
+      }
+    },
+  );
+});
+
 describe('settings: runtime with a configuration file', () => {
   let root: string;
   let configFile: string;
@@ -235,6 +266,7 @@ describe('settings: runtime with a configuration file', () => {
     expect(res.body.runtime).toMatchObject({
       config_file: configFile,
       data_dir: dataDir,
+      database_backend: 'sqlite',
       database_path: path.join(dataDir, 'monitor.db'),
       retention: { raw: '36h', hourly: '30d' },
       log_level: 'warn',

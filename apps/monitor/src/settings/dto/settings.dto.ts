@@ -6,6 +6,7 @@ import {
   type UpdateSettingsRequest,
 } from '@monitor/contracts';
 import { Type } from 'class-transformer';
+import { ApiProperty } from '@nestjs/swagger';
 import {
   IsDefined,
   IsIn,
@@ -43,6 +44,9 @@ export class TourProgressDto {
 export class RuntimeInfoDto {
   version!: string;
   data_dir!: string;
+  @ApiProperty({ enum: ['sqlite', 'postgres'] })
+  database_backend!: 'sqlite' | 'postgres';
+  /** The SQLite file, or on PostgreSQL the database URL with its password (and secret parameters) masked. */
   database_path!: string;
   config_file!: string | null;
   /** Durations such as `7d`. */

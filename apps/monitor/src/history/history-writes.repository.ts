@@ -43,64 +43,74 @@ export async function insertResultsBatch(tx: SqlExecutor, results: StoredResult[
   }
 }
 
-/** Summarises the sensors' raw results in [from, to) into hourly buckets, in one statement inside `tx`. */
-export async function summariseHours(
+/** One rollup step: `from`'s rows summarised into `into`'s buckets of `bucketMs`. */
+interface RollupStep {
+  into: string;
+  from: string;
+  time: string;
+  bucketMs: number;
+  aggregates: string;
+}
+
+const HOURLY: RollupStep = {
+  into: 'rollup_hourly',
+  from: 'probe_results',
+  time: 'ts',
+  bucketMs: HOUR_MS,
+  aggregates: PORTABLE_RAW_AGGREGATES,
+};
+const DAILY: RollupStep = {
+  into: 'rollup_daily',
+  from: 'rollup_hourly',
+  time: 'bucket_start',
+  bucketMs: DAY_MS,
+  aggregates: ROLLUP_AGGREGATES,
+};
+
+/** Summarises the sensors' rows in [from, to) into buckets, in one statement inside `tx`. */
+async function summarise(
   tx: SqlExecutor,
+  step: RollupStep,
   sensorIds: number[],
   from: number,
   to: number,
 ): Promise<number> {
   if (sensorIds.length === 0) return 0;
+  const bucket = `${step.time} - ${step.time} % ${step.bucketMs}`;
   return (
     await tx.run(
-      `INSERT INTO rollup_hourly (sensor_id, bucket_start, count, up, latency_sum, latency_min, latency_max)
-       SELECT sensor_id, ts - ts % ${HOUR_MS}, ${PORTABLE_RAW_AGGREGATES} FROM probe_results
-       WHERE sensor_id IN (${sensorIds.map(() => '?').join(', ')}) AND ts >= ? AND ts < ?
-       GROUP BY sensor_id, ts - ts % ${HOUR_MS}
+      `INSERT INTO ${step.into} (sensor_id, bucket_start, count, up, latency_sum, latency_min, latency_max)
+       SELECT sensor_id, ${bucket}, ${step.aggregates} FROM ${step.from}
+       WHERE sensor_id IN (${marks(sensorIds)}) AND ${step.time} >= ? AND ${step.time} < ?
+       GROUP BY sensor_id, ${bucket}
        ON CONFLICT (sensor_id, bucket_start) DO UPDATE SET ${REPLACE_BUCKET}`,
       [...sensorIds, from, to],
     )
   ).changes;
 }
 
-/** Summarises the sensors' hourly buckets in [from, to) into daily buckets, in one statement inside `tx`. */
-export async function summariseDays(
+/** Deletes the sensors' rows of `table` older than `before` inside `tx`; rows deleted. */
+async function prune(
   tx: SqlExecutor,
+  table: string,
+  time: string,
   sensorIds: number[],
-  from: number,
-  to: number,
+  before: number,
 ): Promise<number> {
   if (sensorIds.length === 0) return 0;
   return (
-    await tx.run(
-      `INSERT INTO rollup_daily (sensor_id, bucket_start, count, up, latency_sum, latency_min, latency_max)
-       SELECT sensor_id, bucket_start - bucket_start % ${DAY_MS}, ${ROLLUP_AGGREGATES} FROM rollup_hourly
-       WHERE sensor_id IN (${sensorIds.map(() => '?').join(', ')}) AND bucket_start >= ? AND bucket_start < ?
-       GROUP BY sensor_id, bucket_start - bucket_start % ${DAY_MS}
-       ON CONFLICT (sensor_id, bucket_start) DO UPDATE SET ${REPLACE_BUCKET}`,
-      [...sensorIds, from, to],
-    )
-  ).changes;
-}
-
-/** Deletes the sensors' raw results older than `before` inside `tx`; rows deleted. */
-export async function pruneRaw(tx: SqlExecutor, sensorIds: number[], before: number): Promise<number> {
-  if (sensorIds.length === 0) return 0;
-  return (
-    await tx.run(`DELETE FROM probe_results WHERE sensor_id IN (${marks(sensorIds)}) AND ts < ?`, [
+    await tx.run(`DELETE FROM ${table} WHERE sensor_id IN (${marks(sensorIds)}) AND ${time} < ?`, [
       ...sensorIds,
       before,
     ])
   ).changes;
 }
 
-/** Deletes the sensors' hourly buckets older than `before` inside `tx`; rows deleted. */
-export async function pruneHourly(tx: SqlExecutor, sensorIds: number[], before: number): Promise<number> {
-  if (sensorIds.length === 0) return 0;
-  return (
-    await tx.run(`DELETE FROM rollup_hourly WHERE sensor_id IN (${marks(sensorIds)}) AND bucket_start < ?`, [
-      ...sensorIds,
-      before,
-    ])
-  ).changes;
-}
+export const summariseHours = (tx: SqlExecutor, sensorIds: number[], from: number, to: number) =>
+  summarise(tx, HOURLY, sensorIds, from, to);
+export const summariseDays = (tx: SqlExecutor, sensorIds: number[], from: number, to: number) =>
+  summarise(tx, DAILY, sensorIds, from, to);
+export const pruneRaw = (tx: SqlExecutor, sensorIds: number[], before: number) =>
+  prune(tx, 'probe_results', 'ts', sensorIds, before);
+export const pruneHourly = (tx: SqlExecutor, sensorIds: number[], before: number) =>
+  prune(tx, 'rollup_hourly', 'bucket_start', sensorIds, before);

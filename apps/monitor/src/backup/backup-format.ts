@@ -22,6 +22,7 @@ import {
   type SensorType,
 } from '@monitor/domain';
 import { MIGRATION_NAMES } from '../core/database/migrations';
+import type { AccountRecord } from '../users/user-rows.repository';
 
 /**
  * The backup document's rules that need no database: versions, the file name, references by
@@ -511,21 +512,8 @@ export function readSensor(index: number, row: unknown): SensorRow {
 
 // --- accounts
 
-export interface AccountRow {
-  username: string;
-  role: 'admin' | 'operator' | 'viewer';
-  disabled: boolean;
-  password_hash: string;
-  token_epoch: number;
-  totp_secret: string | null;
-  totp_enabled: boolean;
-  totp_last_step: number | null;
-  ui: Record<string, string>;
-  tour_version: number;
-  last_login_at: number | null;
-  created_at: number | null;
-  recovery_codes: { code_hash: string; used_at: number | null }[];
-}
+/** An account as the restore writes it: the users feature's own record of one. */
+export type AccountRow = AccountRecord;
 
 const USERNAME = /^[\p{L}\p{N}._@-]{1,64}$/u;
 const BCRYPT_HASH = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;

@@ -19,7 +19,8 @@ export interface IncidentRecord {
  * backends (the backup's snapshot, the restore's transaction). Nest-free; read a page at a time.
  */
 
-interface Row {
+/** An `incidents` row as both backends return it (booleans as 0/1 or true/false). */
+export interface IncidentRow {
   id: number;
   sensor_id: number;
   started_at: number;
@@ -41,7 +42,7 @@ export async function* exportIncidents(
 ): AsyncGenerator<IncidentRecord> {
   let after: { started_at: number; id: number } | null = null;
   for (;;) {
-    const page: Row[] = await tx.all<Row>(
+    const page: IncidentRow[] = await tx.all<IncidentRow>(
       `SELECT id, sensor_id, started_at, resolved_at, cause, acknowledged, acknowledged_by, acknowledged_at, note,
          reconstructed FROM incidents
        WHERE (resolved_at IS NULL OR resolved_at >= ?) AND (started_at > ? OR (started_at = ? AND id > ?))

@@ -9,6 +9,7 @@ import {
   type SqlExecutor,
 } from '../core/database/sql-client';
 import type { IncidentFilter } from './incident-query';
+import type { IncidentRow } from './incident-rows.repository';
 import { IncidentEntity } from './incident.entity';
 
 const COLUMNS = `i.id, i.sensor_id, i.started_at, i.resolved_at, i.cause, i.acknowledged, i.acknowledged_by,
@@ -181,19 +182,6 @@ export class IncidentsRepository {
       )
     ).map(entityOf);
   }
-}
-
-interface IncidentRow {
-  id: number;
-  sensor_id: number;
-  started_at: number;
-  resolved_at: number | null;
-  cause: string;
-  acknowledged: unknown;
-  acknowledged_by: string | null;
-  acknowledged_at: number | null;
-  note: string;
-  reconstructed: unknown;
 }
 
 function entityOf(row: IncidentRow): IncidentEntity {

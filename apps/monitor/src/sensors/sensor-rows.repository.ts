@@ -206,8 +206,8 @@ export async function setChannelLinks(tx: SqlExecutor, id: number, channelIds: n
     ]);
 }
 
-/** A sample sensor with its invented last check (see the examples feature). */
-export interface SampleSensor {
+/** The definition columns of a sensor (a checked draft with its site resolved; see draftColumns). */
+export interface SensorColumns {
   name: string;
   type: string;
   target: string;
@@ -220,6 +220,10 @@ export interface SampleSensor {
   parentId: number | null;
   enabled: boolean;
   options: Record<string, unknown>;
+}
+
+/** A sample sensor with its invented last check (see the examples feature). */
+export interface SampleSensor extends SensorColumns {
   message: string;
   lastCheckedAt: number | null;
   latencyMs: number | null;

@@ -18,7 +18,9 @@ import type { SensorDefinition } from '../scheduler/runtime-entry';
 import type { SensorRuntimeColumns } from './sensor-runtime-columns';
 import { RUNTIME_UPDATE, runtimeParams, writeRuntime, writeRuntimeBatch } from './sensor-runtime.repository';
 import { SensorEntity } from './sensor.entity';
-import type { SensorRow } from './sensor-rows.repository';
+import type { SensorColumns, SensorRow } from './sensor-rows.repository';
+
+export type { SensorColumns } from './sensor-rows.repository';
 
 export const toDefinition = (s: SensorEntity, channelIds: number[]): SensorDefinition => ({
   id: s.id,
@@ -72,22 +74,6 @@ const toEntity = (row: SensorRow): SensorEntity =>
 interface SensorList {
   sensors: SensorEntity[];
   channels: Map<number, number[]>;
-}
-
-/** The definition columns of a sensor (a checked draft with its site resolved; see draftColumns). */
-export interface SensorColumns {
-  name: string;
-  type: string;
-  target: string;
-  interval: number;
-  retries: number;
-  reminderEvery: number;
-  group: string;
-  tags: string[];
-  siteId: number | null;
-  parentId: number | null;
-  enabled: boolean;
-  options: Record<string, unknown>;
 }
 
 /** A sensor found by the global search. */

@@ -23,6 +23,8 @@ export const ATOMIC_WRITE_LOCK = 7_150_015;
  */
 @Injectable()
 export class UnitOfWork {
+  private atomicTurn: Promise<unknown> = Promise.resolve();
+
   constructor(private readonly dataSource: DataSource) {}
 
   /** The client for statements outside a transaction. */
@@ -45,10 +47,17 @@ export class UnitOfWork {
    */
   async atomically<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
     try {
-      return await this.sql.transaction(async (tx) => {
-        if (tx.dialect === 'postgres') await tx.get('SELECT pg_advisory_xact_lock(?)', [ATOMIC_WRITE_LOCK]);
-        return work(tx);
-      });
+      if (this.dialect === 'sqlite') return await this.sql.transaction(work);
+      // One waiter per process: writers queue here rather than each holding a pool connection
+      // while it waits for the lock (a long restore would otherwise leave reads no connection).
+      const turn = this.atomicTurn.then(() =>
+        this.sql.transaction(async (tx) => {
+          await tx.get('SELECT pg_advisory_xact_lock(?)', [ATOMIC_WRITE_LOCK]);
+          return work(tx);
+        }),
+      );
+      this.atomicTurn = turn.catch(() => undefined);
+      return await turn;
     } catch (error) {
       if ((error as { code?: unknown }).code === 'SQLITE_BUSY')
         throw new ConflictError('the database stayed busy: nothing was changed, try again');

@@ -21,6 +21,7 @@ import {
   pruneHourly as pruneHourlyStatement,
   PORTABLE_RAW_AGGREGATES,
 } from './history-writes.repository';
+import { resultStats, type ResultStats } from './history-counts.repository';
 import type { StoredResult } from './result-writer.service';
 
 export interface ResultRow {
@@ -338,13 +339,9 @@ export class HistoryRepository {
     return Number(row?.n ?? 0);
   }
 
-  /** Results of a sensor in [from, to) as its hourly buckets count them. */
-  async countSummarised(sensorId: number, from: number, to: number): Promise<number> {
-    const row = await this.sql.get<{ n: number }>(
-      'SELECT coalesce(sum(count), 0) AS n FROM rollup_hourly WHERE sensor_id = ? AND bucket_start >= ? AND bucket_start < ?',
-      [sensorId, from, to],
-    );
-    return Number(row?.n ?? 0);
+  /** Raw results of the sensors: count, oldest and newest (see resultStats). */
+  resultStats(sensorIds: number[], hourlyThrough: number | null): Promise<ResultStats> {
+    return resultStats(this.sql, sensorIds, hourlyThrough);
   }
 
   /**

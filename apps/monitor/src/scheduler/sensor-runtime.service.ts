@@ -14,7 +14,7 @@ import { Clock } from '../core/clock/clock';
 import { EventBus } from '../core/events/event-bus';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
-import { HistoryRepository } from '../history/history.repository';
+import { HistoryRepository, type SensorHistory } from '../history/history.repository';
 import { ResultWriter } from '../history/result-writer.service';
 import { IncidentsRepository } from '../incidents/incidents.repository';
 import { SensorsRepository } from '../sensors/sensors.repository';
@@ -23,6 +23,9 @@ import type { RuntimeEntry, SensorDefinition } from './runtime-entry';
 import { outcomeChar, type RecentRow, SPARKLINE_LENGTH, toSparkPoint } from './sensor-history';
 import { SensorLocks } from './sensor-locks';
 import { StateChangeWriter, type WrittenChange } from './state-change-writer';
+
+/** Concurrent history reads while rebuilding (the pool has ten connections; others keep some). */
+const HISTORY_READERS = 6;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -63,11 +66,12 @@ export class SensorRuntimeService {
     const lastResolved = await this.incidents.lastResolved();
     const lastAlerts = new Map((await this.sensors.alertTimes()).map((r) => [r.id, r.last_alert_at]));
     const now = this.clock.now();
+    const histories = await this.storedHistories(definitions, lastResolved);
     let reconstructed = 0;
     this.entries.clear();
     for (const definition of parentsFirst(definitions)) {
       const resolvedAt = lastResolved.get(definition.id) ?? null;
-      const { history, recent } = await this.history.sensorHistory(definition.id, resolvedAt);
+      const { history, recent } = histories.get(definition.id)!;
       const incident = open.get(definition.id);
       const rebuilt = rebuildState(
         {
@@ -99,6 +103,26 @@ export class SensorRuntimeService {
     if (reconstructed > 0)
       this.logger.info({ reconstructed }, 'reconstructed outages that happened while stopped');
     return { reconstructed };
+  }
+
+  /**
+   * Every sensor's stored history, read a few sensors at a time: on PostgreSQL each read is a few
+   * round trips, so one after the other made a start with 1,000 sensors take over a second.
+   */
+  private async storedHistories(
+    definitions: SensorDefinition[],
+    lastResolved: ReadonlyMap<number, number>,
+  ): Promise<Map<number, SensorHistory>> {
+    const histories = new Map<number, SensorHistory>();
+    let next = 0;
+    const reader = async (): Promise<void> => {
+      while (next < definitions.length) {
+        const { id } = definitions[next++];
+        histories.set(id, await this.history.sensorHistory(id, lastResolved.get(id) ?? null));
+      }
+    };
+    await Promise.all(Array.from({ length: HISTORY_READERS }, reader));
+    return histories;
   }
 
   /** A sensor was created or changed: keep its state, take the new definition. */

@@ -6,7 +6,9 @@ import {
   together,
   type Answer,
 } from './support/concurrency';
+import { MutableClock } from './support/clock';
 import { call, Headers, setupAdmin } from './support/http';
+import { failure, feed, success } from './support/sensors';
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -23,9 +25,10 @@ const ROUNDS = 12;
 
 let t: TestApp;
 let admin: Headers;
+const clock = new MutableClock();
 
 beforeAll(async () => {
-  t = await startTestApp({ startScheduler: false });
+  t = await startTestApp({ startScheduler: false, clock });
   admin = await setupAdmin(t);
 });
 
@@ -126,7 +129,7 @@ it('a sensor saved with a channel while the channel is deleted never fails', asy
 });
 
 it('a maintenance window naming a sensor while the sensor is deleted never fails', async () => {
-  const now = Date.now();
+  const now = clock.now();
   for (let round = 0; round < ROUNDS; round++) {
     const sensor = await created<Sensor>('/api/sensors', { ...SENSOR, name: `serviced ${round}` });
     const [window, removal] = statuses(
@@ -197,5 +200,39 @@ it('two sensors made each other’s parent at once: one is refused, no cycle is 
       b.id,
     );
     expect(parents.filter((p) => p.parent_id !== null)).toHaveLength(1);
+  }
+});
+
+it('an acknowledgement racing the recovery that closes the incident: its note is kept, or it is refused', async () => {
+  for (let round = 0; round < ROUNDS; round++) {
+    const sensor = await created<Sensor>('/api/sensors', {
+      name: `flaky ${round}`,
+      type: 'http',
+      target: 'http://127.0.0.1:9/',
+      interval: 30,
+      retries: 1,
+    });
+    await feed(t, sensor.id, failure(), clock.now());
+    clock.advance(30_000);
+    await feed(t, sensor.id, failure(), clock.now());
+    const [open] = await readStoredRows<{ id: number }>(
+      t.dataDir,
+      'SELECT id FROM incidents WHERE sensor_id = ? AND resolved_at IS NULL',
+      sensor.id,
+    );
+    clock.advance(30_000);
+    const note = `on it ${round}`;
+    const [, ack] = await Promise.all([
+      feed(t, sensor.id, success(), clock.now()),
+      call(t, 'POST', `/api/incidents/${open.id}/ack`, { note }, admin),
+    ]);
+    statuses([ack]);
+    const [stored] = await readStoredRows<{ resolved: number; acknowledged: number; note: string }>(
+      t.dataDir,
+      'SELECT count(resolved_at) AS resolved, acknowledged, note FROM incidents WHERE id = ? GROUP BY id',
+      open.id,
+    );
+    if (ack.status === 200) expect(stored).toEqual({ resolved: 1, acknowledged: 1, note });
+    else expect([ack.status, stored]).toEqual([409, { resolved: 1, acknowledged: 0, note: '' }]);
   }
 });

@@ -7,6 +7,7 @@ import {
   type SqlClient,
   type SqlExecutor,
 } from '../core/database/sql-client';
+import { UnitOfWork } from '../core/database/unit-of-work';
 import { ChannelEntity } from './channel.entity';
 
 /** What a checked channel definition stores (see channelColumns). */
@@ -89,7 +90,10 @@ const UPDATE = `UPDATE channels SET name = ?, type = ?, config = ?, enabled = ?,
 /** The only code that reads or writes the `channels` table (the alert outbox has its own). */
 @Injectable()
 export class ChannelsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly unit: UnitOfWork,
+  ) {}
 
   private get sql(): SqlClient {
     return sqlClientFor(this.dataSource);
@@ -115,9 +119,13 @@ export class ChannelsRepository {
     return Object.assign(stored, columns, { updatedAt: now });
   }
 
-  /** Deletes a channel; its sensor links and waiting alerts go with it (foreign keys cascade). */
+  /**
+   * Deletes a channel; its sensor links and waiting alerts go with it (foreign keys cascade).
+   * atomically: a sensor save or a state change that found the channel commits its link or alert
+   * first, instead of failing on its foreign key afterwards (PostgreSQL).
+   */
   async delete(id: number): Promise<void> {
-    await this.sql.transaction((tx) => tx.run('DELETE FROM channels WHERE id = ?', [id]));
+    await this.unit.atomically((tx) => tx.run('DELETE FROM channels WHERE id = ?', [id]));
   }
 
   /** The outcome of the latest delivery: an error and when, or '' and null after a success. */

@@ -40,18 +40,24 @@ export class IncidentsRepository {
     return (await this.findById(Number(row!.id), tx))!;
   }
 
-  /** Closes an incident; a note, when given, is appended to the existing one. */
+  /**
+   * Closes an incident; a note, when given, is appended to the existing one. One conditional
+   * statement, so an acknowledgement's note written meanwhile is kept, not overwritten.
+   */
   async close(
     id: number,
     resolvedAt: number,
     note: string | null,
     tx: SqlExecutor = this.sql,
   ): Promise<IncidentEntity | null> {
-    const incident = await this.findById(id, tx);
-    if (!incident || incident.resolvedAt !== null) return incident;
-    const merged = note ? (incident.note ? `${incident.note}\n${note}` : note) : incident.note;
-    await tx.run('UPDATE incidents SET resolved_at = ?, note = ? WHERE id = ?', [resolvedAt, merged, id]);
-    return Object.assign(incident, { resolvedAt, note: merged });
+    const text = note ?? '';
+    await tx.run(
+      `UPDATE incidents SET resolved_at = ?,
+         note = CASE WHEN ? = '' THEN note WHEN note = '' THEN ? ELSE note || ? END
+       WHERE id = ? AND resolved_at IS NULL`,
+      [resolvedAt, text, text, `\n${text}`, id],
+    );
+    return this.findById(id, tx);
   }
 
   /** When each sensor's newest resolved incident was resolved, for rebuilding runtime state. */
@@ -75,19 +81,23 @@ export class IncidentsRepository {
     return row ? entityOf(row) : null;
   }
 
+  /**
+   * Sets or clears the acknowledgement while the incident is still open (a note, when given,
+   * replaces the stored one); null when it was resolved or deleted meanwhile. One conditional
+   * statement: a close committed since the caller read the incident is neither undone nor lost.
+   */
   async setAcknowledgement(
-    incident: IncidentEntity,
+    id: number,
     ack: { by: string; at: number; note: string } | null,
-  ): Promise<IncidentEntity> {
-    incident.acknowledged = ack !== null;
-    incident.acknowledgedBy = ack?.by ?? null;
-    incident.acknowledgedAt = ack?.at ?? null;
-    if (ack && ack.note) incident.note = ack.note;
-    await this.sql.run(
-      'UPDATE incidents SET acknowledged = ?, acknowledged_by = ?, acknowledged_at = ?, note = ? WHERE id = ?',
-      [incident.acknowledged, incident.acknowledgedBy, incident.acknowledgedAt, incident.note, incident.id],
+  ): Promise<IncidentEntity | null> {
+    const note = ack?.note ?? '';
+    const changed = await this.sql.run(
+      `UPDATE incidents SET acknowledged = ?, acknowledged_by = ?, acknowledged_at = ?,
+         note = CASE WHEN ? = '' THEN note ELSE ? END
+       WHERE id = ? AND resolved_at IS NULL`,
+      [ack !== null, ack?.by ?? null, ack?.at ?? null, note, note, id],
     );
-    return incident;
+    return changed.changes === 1 ? this.findById(id) : null;
   }
 
   /**

@@ -41,19 +41,22 @@ export class IncidentsService {
   }
 
   async acknowledge(incidentId: number, actor: string, note: string | undefined): Promise<Incident> {
-    const incident = await this.openIncident(incidentId);
-    const saved = await this.incidents.setAcknowledgement(incident, {
-      by: actor,
-      at: this.clock.now(),
-      note: note?.trim() ?? '',
-    });
+    await this.openIncident(incidentId);
+    const saved = await this.changed(
+      incidentId,
+      await this.incidents.setAcknowledgement(incidentId, {
+        by: actor,
+        at: this.clock.now(),
+        note: note?.trim() ?? '',
+      }),
+    );
     await this.runtime.command(saved.sensorId, 'acknowledge');
     return this.announce(saved);
   }
 
   async unacknowledge(incidentId: number): Promise<Incident> {
-    const incident = await this.openIncident(incidentId);
-    const saved = await this.incidents.setAcknowledgement(incident, null);
+    await this.openIncident(incidentId);
+    const saved = await this.changed(incidentId, await this.incidents.setAcknowledgement(incidentId, null));
     await this.runtime.command(saved.sensorId, 'unacknowledge');
     return this.announce(saved);
   }
@@ -72,6 +75,13 @@ export class IncidentsService {
     if (!incident) throw new NotFoundError(`no incident with id ${id}`);
     if (incident.resolvedAt !== null) throw new ConflictError(`incident ${id} is resolved`);
     return incident;
+  }
+
+  /** The acknowledgement's outcome: refused like openIncident when it was closed or deleted meanwhile. */
+  private async changed(id: number, saved: IncidentEntity | null): Promise<IncidentEntity> {
+    if (saved) return saved;
+    await this.openIncident(id);
+    throw new ConflictError(`incident ${id} is resolved`);
   }
 
   private async announce(incident: IncidentEntity): Promise<Incident> {

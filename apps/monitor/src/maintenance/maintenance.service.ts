@@ -81,7 +81,8 @@ export class MaintenanceService implements OnModuleInit {
     const endsAt = Date.parse(input.ends_at);
     if (!(startsAt < endsAt)) throw new InvalidInputError('starts_at must be before ends_at');
     const sensorIds = [...new Set(input.sensors)];
-    const id = await this.unit.transaction(async (tx) => {
+    // atomically: a sensor deleted between the check and the links would fail their foreign key.
+    const id = await this.unit.atomically(async (tx) => {
       if (sensorIds.length > 0) {
         const found = await this.sensors.countExisting(tx, sensorIds);
         if (found !== sensorIds.length)

@@ -211,9 +211,13 @@ export class SensorsRepository {
     await this.sql.run('UPDATE sensors SET enabled = ?, updated_at = ? WHERE id = ?', [enabled, now, id]);
   }
 
-  /** Deletes a sensor; its results, rollups, incidents and links go with it (foreign keys cascade). */
+  /**
+   * Deletes a sensor; its results, rollups, incidents and links go with it (foreign keys cascade).
+   * atomically: a writer that checked the sensor exists (a child, a maintenance window, a state
+   * change) commits before it goes, never after with a reference to nothing.
+   */
   async delete(id: number): Promise<void> {
-    await this.sql.transaction((tx) => tx.run('DELETE FROM "sensors" WHERE "id" = ?', [id]));
+    await this.unit.atomically((tx) => tx.run('DELETE FROM "sensors" WHERE "id" = ?', [id]));
   }
 
   /** Replaces the channels a sensor alerts through. */

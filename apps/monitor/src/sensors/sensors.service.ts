@@ -71,7 +71,9 @@ export class SensorsService {
 
   async create(input: SensorInputDto): Promise<Sensor> {
     const draft = mergeDraft(null, input, this.catalogue);
-    const saved = await this.unit.transaction(async (tx) => {
+    // atomically: the site, channels and parent checked here cannot be deleted, nor a cycle or a
+    // second sensor with the same place in the order be written, before this commits (PostgreSQL).
+    const saved = await this.unit.atomically(async (tx) => {
       const columns = await this.columns(draft, tx, null);
       const sensor = await this.repository.insert(tx, columns, null, this.clock.now());
       await this.repository.replaceChannels(tx, sensor.id, draft.channels);
@@ -89,7 +91,12 @@ export class SensorsService {
     const stored = await this.draftOf(found.sensor, found.channelIds);
     const draft = mergeDraft(stored, input, this.catalogue);
     const wasEnabled = found.sensor.enabled;
-    await this.unit.transaction(async (tx) => {
+    await this.unit.atomically(async (tx) => {
+      // Deleted, or taken over by the configuration file, since it was read above.
+      const current = await this.repository.one(id, tx);
+      if (!current) throw new NotFoundError(`no sensor with id ${id}`);
+      if (current.sensor.managedBy)
+        throw new ConflictError(`sensor "${current.sensor.name}" is managed by the configuration file`);
       const columns = await this.columns(draft, tx, id);
       await this.repository.update(tx, found.sensor, columns, this.clock.now());
       await this.repository.replaceChannels(tx, id, draft.channels);

@@ -38,6 +38,9 @@ const postgres = {
     '/test/api/postgres-outage\\.spec\\.ts$',
     // SQLite by nature: the .db file, its PRAGMAs and query plans, a full tmpfs, a SQLite trigger.
     '/test/api/(database|disk-full|write-failures)\\.spec\\.ts$',
+    // SQLite by nature: another application's .db file, its journal and application_id. The
+    // PostgreSQL counterpart (another application's tables) is in postgres-storage.spec.ts.
+    '/test/cli/foreign-database\\.spec\\.ts$',
     '/test/cli/(postgres-cluster|postgres-names|pg-jest-projects|postgres-storage|postgres-backup)\\.spec\\.ts$',
   ],
 };

@@ -61,7 +61,6 @@ module.exports = {
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/e2e/**/*.spec.ts'] },
     // The API and CLI suites again with the app on PostgreSQL: one throw-away cluster per jest run
     // (globalSetup, shared by both projects, runs once), a fresh database per testDatabaseUrl() call.
-    // Not in `npm test` yet: scripts/run-tests.mjs leaves *-pg projects out unless MONITOR_TEST_PG=1.
     { ...postgres, displayName: 'api-pg', testMatch: ['<rootDir>/apps/monitor/test/api/**/*.spec.ts'] },
     { ...postgres, displayName: 'cli-pg', testMatch: ['<rootDir>/apps/monitor/test/cli/**/*.spec.ts'] },
   ],

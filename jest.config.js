@@ -38,6 +38,9 @@ const postgres = {
     '/test/api/postgres-outage\\.spec\\.ts$',
     // SQLite by nature: the .db file, its PRAGMAs and query plans, a full tmpfs, a SQLite trigger.
     '/test/api/(database|disk-full|write-failures)\\.spec\\.ts$',
+    // SQLite by nature: another application's .db file, its journal and application_id. The
+    // PostgreSQL counterpart (another application's tables) is in postgres-storage.spec.ts.
+    '/test/cli/foreign-database\\.spec\\.ts$',
     '/test/cli/(postgres-cluster|postgres-names|pg-jest-projects|postgres-storage|postgres-backup)\\.spec\\.ts$',
   ],
 };
@@ -58,7 +61,6 @@ module.exports = {
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/e2e/**/*.spec.ts'] },
     // The API and CLI suites again with the app on PostgreSQL: one throw-away cluster per jest run
     // (globalSetup, shared by both projects, runs once), a fresh database per testDatabaseUrl() call.
-    // Not in `npm test` yet: scripts/run-tests.mjs leaves *-pg projects out unless MONITOR_TEST_PG=1.
     { ...postgres, displayName: 'api-pg', testMatch: ['<rootDir>/apps/monitor/test/api/**/*.spec.ts'] },
     { ...postgres, displayName: 'cli-pg', testMatch: ['<rootDir>/apps/monitor/test/cli/**/*.spec.ts'] },
   ],

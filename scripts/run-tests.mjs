@@ -1,12 +1,11 @@
 // Runs every jest suite (unit, API, CLI, browser) and ends with one plain line:
 // "N passed, M failed, K skipped". Before it, every skipped test is listed by its title (a test
 // skipped for lack of root says so in its title). Extra arguments go to jest. The summary is also
-// written to test-summary.txt in the working directory for .ci/run. The API suite runs on both
-// backends (api and api-pg); cli-pg runs only with MONITOR_TEST_PG=1 (see below).
+// written to test-summary.txt in the working directory for .ci/run. The API and CLI suites run on
+// both backends (api and api-pg, cli and cli-pg).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,17 +13,6 @@ const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dir = mkdtempSync(join(tmpdir(), 'monitor-jest-'));
 const resultsFile = join(dir, 'results.json');
 
-// The CLI suite on PostgreSQL (cli-pg) stays out of the run until its specs stop reading the SQLite
-// file: MONITOR_TEST_PG=1 includes it, and so does naming it in the arguments (--selectProjects
-// cli-pg). The option goes last because jest's array options swallow the words after them, test
-// path patterns included.
-const PENDING_PG = ['cli-pg'];
-const args = process.argv.slice(2);
-const pgProjects = createRequire(import.meta.url)(join(repoRoot, 'jest.config.js'))
-  .projects.map((project) => project.displayName)
-  .filter((name) => PENDING_PG.includes(name));
-const pgWanted = process.env.MONITOR_TEST_PG === '1' || pgProjects.some((name) => args.includes(name));
-const skipPg = pgWanted || pgProjects.length === 0 ? [] : ['--ignoreProjects', ...pgProjects];
 const jest = spawnSync(
   process.execPath,
   [
@@ -32,8 +20,7 @@ const jest = spawnSync(
     '--runInBand',
     '--json',
     `--outputFile=${resultsFile}`,
-    ...args,
-    ...skipPg,
+    ...process.argv.slice(2),
   ],
   { stdio: 'inherit', env: { ...process.env, TZ: 'UTC' } },
 );

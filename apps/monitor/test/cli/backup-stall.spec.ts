@@ -1,13 +1,16 @@
 import * as http from 'node:http';
 import * as path from 'node:path';
+import { Client } from 'pg';
+import { ATOMIC_WRITE_LOCK } from '../../src/core/database/unit-of-work';
 import { healthWhileWriteLocked, largeDocument, SENSORS } from '../support/large-backup';
 import { parseLogLines, RunningServer, startServer } from '../support/server-process';
+import { databaseUrlFor, testBackend } from '../support/test-database';
 import { requireBuiltExecutable } from './cli-support';
 
 /**
- * The built server (dist/apps/monitor/main.js, its restore worker beside it) keeps answering
- * while a large document is restored and while a large backup streams out. The test process is
- * apart from the server, so what it sees is what any client sees.
+ * The built server (dist/apps/monitor/main.js, its restore worker beside it on SQLite) keeps
+ * answering while a large document is restored and while a large backup streams out. The test
+ * process is apart from the server, so what it sees is what any client sees.
  */
 
 jest.setTimeout(120_000);
@@ -25,6 +28,43 @@ async function apiKey(server: RunningServer): Promise<Record<string, string>> {
     await fetch(`${server.url}/api/api-key`, { method: 'POST', headers: { cookie } })
   ).json()) as { api_key: string };
   return { 'x-api-key': api_key };
+}
+
+/**
+ * While `settled()` is false, watches for the restore's write in progress and asks `/healthz` each
+ * time it sees it: on SQLite the file's write lock held (the worker's transaction), on PostgreSQL
+ * the advisory lock the restore's transaction takes first, seen granted in pg_locks.
+ */
+async function healthWhileRestoreWrites(
+  dataDir: string,
+  settled: () => boolean,
+  healthStatus: () => Promise<number>,
+): Promise<{ writing: number; answeredWhileWriting: number }> {
+  if (testBackend() === 'sqlite')
+    return healthWhileWriteLocked(path.join(dataDir, 'monitor.db'), settled, healthStatus);
+  const watcher = new Client({ connectionString: databaseUrlFor(dataDir) });
+  await watcher.connect();
+  let writing = 0;
+  let answeredWhileWriting = 0;
+  try {
+    while (!settled()) {
+      // A bigint key below 2^32 is classid 0, objid the key, objsubid 1.
+      const held = await watcher.query(
+        `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted
+           AND classid = 0 AND objid = $1 AND objsubid = 1`,
+        [ATOMIC_WRITE_LOCK],
+      );
+      if (held.rowCount === 0) {
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        continue;
+      }
+      writing++;
+      if ((await healthStatus()) === 200 && !settled()) answeredWhileWriting++;
+    }
+  } finally {
+    await watcher.end();
+  }
+  return { writing, answeredWhileWriting };
 }
 
 /** GET with a fresh connection; answers the status once the whole answer is in. */
@@ -54,15 +94,15 @@ describe('the built server during a large restore and backup', () => {
     await server?.stop();
   });
 
-  it('writes the restore in its worker thread and answers /healthz while the rows go in', async () => {
+  it('answers /healthz while the restore writes its rows (a worker thread on SQLite, one transaction on PostgreSQL)', async () => {
     let settled = false;
     const restoring = fetch(`${server.url}/api/restore`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
       body: doc.text,
     }).finally(() => (settled = true));
-    const { writing, answeredWhileWriting } = await healthWhileWriteLocked(
-      path.join(server.dataDir, 'monitor.db'),
+    const { writing, answeredWhileWriting } = await healthWhileRestoreWrites(
+      server.dataDir,
       () => settled,
       () => get(`${server.url}/healthz`),
     );

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as http from 'node:http';
-import * as path from 'node:path';
-import Database from 'better-sqlite3';
+import { readStoredRows } from '../api/support/concurrency';
 import { RunningServer, startServer, tempDir } from '../support/server-process';
+import { testBackend } from '../support/test-database';
 import { requireBuiltExecutable } from './cli-support';
 
 /**
@@ -104,27 +104,30 @@ async function createWatchedSensor(server: RunningServer, target: string, hook: 
   return sensor.id;
 }
 
-function stored(dataDir: string) {
-  const db = new Database(path.join(dataDir, 'monitor.db'), { readonly: true, fileMustExist: true });
-  try {
-    return {
-      incidents: db.prepare('SELECT started_at, resolved_at, reconstructed FROM incidents').all() as {
-        started_at: number;
-        resolved_at: number | null;
-        reconstructed: number;
-      }[],
-      // Null when there is no outbox at all (a build from before it existed).
-      unsent: db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'alert_outbox'`).get()
-        ? (
-            db.prepare('SELECT count(*) AS n FROM alert_outbox WHERE finished_at IS NULL').get() as {
-              n: number;
-            }
-          ).n
-        : null,
-    };
-  } finally {
-    db.close();
-  }
+/** Incidents and unsent outbox rows, read through a connection of the test's own (either backend). */
+async function stored(dataDir: string) {
+  const incidents = await readStoredRows<{
+    started_at: number;
+    resolved_at: number | null;
+    reconstructed: number;
+  }>(dataDir, 'SELECT started_at, resolved_at, reconstructed FROM incidents');
+  // Null when there is no outbox at all (a build from before it existed).
+  const outbox = await readStoredRows(
+    dataDir,
+    testBackend() === 'sqlite'
+      ? `SELECT 1 FROM sqlite_master WHERE name = 'alert_outbox'`
+      : `SELECT 1 FROM information_schema.tables WHERE table_name = 'alert_outbox'`,
+  );
+  const unsent =
+    outbox.length > 0
+      ? (
+          await readStoredRows<{ n: number }>(
+            dataDir,
+            'SELECT count(*) AS n FROM alert_outbox WHERE finished_at IS NULL',
+          )
+        )[0].n
+      : null;
+  return { incidents, unsent };
 }
 
 describe('kill -9 and restart on the same data directory (the built process)', () => {
@@ -173,7 +176,7 @@ describe('kill -9 and restart on the same data directory (the built process)', (
     server = undefined;
 
     expect(receiver.accepted).toEqual(['down', 'up']);
-    const after = stored(dataDir);
+    const after = await stored(dataDir);
     expect(after.incidents).toHaveLength(1);
     expect(after.incidents[0]).toMatchObject({ reconstructed: 0, resolved_at: expect.any(Number) });
     expect(after.unsent).toBe(0);
@@ -194,7 +197,7 @@ describe('kill -9 and restart on the same data directory (the built process)', (
     target.state.code = 500;
     await killed;
     receiver.state.hold = false;
-    expect(stored(dataDir).incidents).toHaveLength(1);
+    expect((await stored(dataDir)).incidents).toHaveLength(1);
     expect(receiver.accepted).toEqual([]);
 
     server = await startServer({ dataDir });
@@ -209,7 +212,7 @@ describe('kill -9 and restart on the same data directory (the built process)', (
     server = undefined;
 
     expect(receiver.accepted).toEqual(['down']);
-    const after = stored(dataDir);
+    const after = await stored(dataDir);
     expect(after.incidents).toHaveLength(1);
     expect(after.incidents[0]).toMatchObject({ reconstructed: 0, resolved_at: null });
     expect(after.unsent).toBe(0);
@@ -226,11 +229,11 @@ describe('kill -9 and restart on the same data directory (the built process)', (
     server = undefined;
     const answered = target.state.hits - before;
 
-    const db = new Database(path.join(dataDir, 'monitor.db'), { readonly: true, fileMustExist: true });
-    const { n } = db.prepare('SELECT count(*) AS n FROM probe_results WHERE sensor_id = ?').get(id) as {
-      n: number;
-    };
-    db.close();
+    const [{ n }] = await readStoredRows<{ n: number }>(
+      dataDir,
+      'SELECT count(*) AS n FROM probe_results WHERE sensor_id = ?',
+      id,
+    );
     // One interval of results may still be waiting (or in flight) at the kill; nothing older.
     expect(n).toBeGreaterThanOrEqual(1);
     expect(n).toBeGreaterThanOrEqual(answered - 2);

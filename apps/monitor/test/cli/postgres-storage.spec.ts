@@ -84,6 +84,44 @@ describe('opening PostgreSQL', () => {
     expect(tables).toHaveLength(1);
   });
 
+  it("serve refuses another application's database with one line and exit 1, doctor exits 1; nothing is changed", async () => {
+    const url = await cluster.createDatabase();
+    await query(
+      url,
+      `CREATE TABLE invoices (id integer PRIMARY KEY, total numeric); INSERT INTO invoices VALUES (1, 9.5)`,
+    );
+    const contents = () =>
+      query(
+        url,
+        `SELECT (SELECT string_agg(table_name, ',') FROM information_schema.tables WHERE table_schema = 'public') AS tables,
+                (SELECT json_agg(i ORDER BY id)::text FROM invoices i) AS invoices`,
+      );
+    const before = await contents();
+
+    const serve = await runCli([
+      'serve',
+      '--listen',
+      '127.0.0.1:0',
+      '--data-dir',
+      tempDir(),
+      '--database-url',
+      url,
+    ]);
+    expect(serve.code).toBe(1);
+    const errors = parseLogLines(serve.stdout).filter((line) => line.level === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0].msg).toMatch(/^database \w+ holds tables of another application/);
+    const doctor = await runCli(['doctor', '--data-dir', tempDir(), '--database-url', url]);
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toMatch(
+      /^PROBLEM database: postgres:\/\/.* is not a monitor database \(no migrations table; tables invoices\)$/m,
+    );
+    expect(doctor.stdout).toMatch(
+      /^PROBLEM migrations: not inspected: the database belongs to another application$/m,
+    );
+    expect(await contents()).toEqual(before);
+  });
+
   it('refuses a schema newer than this build, naming both versions', async () => {
     const url = await cluster.createDatabase();
     await (await open(url)).query(`INSERT INTO migrations (timestamp, name) VALUES (1, 'FromTheFuture1')`);

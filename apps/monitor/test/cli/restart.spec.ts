@@ -2,7 +2,10 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
+import { Client } from 'pg';
+import { readStoredRows } from '../api/support/concurrency';
 import { MAIN_JS, parseLogLines, RunningServer, startServer, tempDir } from '../support/server-process';
+import { databaseUrlFor, testBackend } from '../support/test-database';
 
 jest.setTimeout(90_000);
 
@@ -52,6 +55,30 @@ async function waitFor<T>(
     if (done(value)) return value;
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Runs one write statement (`?` placeholders) on the data directory's database, either backend. */
+async function writeStored(dataDir: string, sql: string, ...params: unknown[]): Promise<void> {
+  if (testBackend() === 'sqlite') {
+    const db = new Database(path.join(dataDir, 'monitor.db'));
+    try {
+      db.prepare(sql).run(...params);
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const client = new Client({ connectionString: databaseUrlFor(dataDir) });
+  await client.connect();
+  try {
+    let n = 0;
+    await client.query(
+      sql.replace(/\?/g, () => `$${++n}`),
+      params,
+    );
+  } finally {
+    await client.end();
   }
 }
 
@@ -109,17 +136,23 @@ describe('restart safety (the real process, stopped and started on one data dire
   });
 
   it('reconstructs an outage whose failures were stored without an incident, without alerting', async () => {
-    const db = new Database(path.join(dataDir, 'monitor.db'));
-    const [{ id }] = db.prepare(`SELECT id FROM sensors WHERE name = 'flaky'`).all() as { id: number }[];
-    const last = (
-      db.prepare('SELECT max(ts) AS ts FROM probe_results WHERE sensor_id = ?').get(id) as { ts: number }
-    ).ts;
-    const first = last + 60_000;
-    const insert = db.prepare(
-      `INSERT INTO probe_results (sensor_id, ts, success, status_code, latency_ms, message) VALUES (?, ?, 0, 503, 3, 'HTTP 503')`,
+    const [{ id }] = await readStoredRows<{ id: number }>(
+      dataDir,
+      `SELECT id FROM sensors WHERE name = 'flaky'`,
     );
-    for (let i = 0; i < 3; i++) insert.run(id, first + i * 1000);
-    db.close();
+    const [{ ts: last }] = await readStoredRows<{ ts: number }>(
+      dataDir,
+      'SELECT max(ts) AS ts FROM probe_results WHERE sensor_id = ?',
+      id,
+    );
+    const first = last + 60_000;
+    for (let i = 0; i < 3; i++)
+      await writeStored(
+        dataDir,
+        `INSERT INTO probe_results (sensor_id, ts, success, status_code, latency_ms, message) VALUES (?, ?, false, 503, 3, 'HTTP 503')`,
+        id,
+        first + i * 1000,
+      );
 
     server = await startServer({ dataDir, env: { PUID: '0' } });
     const headers = await apiKey(server);
@@ -127,12 +160,11 @@ describe('restart safety (the real process, stopped and started on one data dire
       await fetch(`${server.url}/api/sensors/${id}`, { headers })
     ).json()) as SensorState;
     expect(sensor.status).toBe('down');
-    const check = new Database(path.join(dataDir, 'monitor.db'), { readonly: true });
-    const incident = check.prepare('SELECT * FROM incidents WHERE id = ?').get(sensor.incident_id) as Record<
-      string,
-      unknown
-    >;
-    check.close();
+    const [incident] = await readStoredRows<Record<string, unknown>>(
+      dataDir,
+      'SELECT * FROM incidents WHERE id = ?',
+      sensor.incident_id,
+    );
     expect(incident).toMatchObject({
       started_at: first,
       resolved_at: null,

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseLogLines, REPO_ROOT, runCli, startServer } from '../support/server-process';
+import { testBackend } from '../support/test-database';
 import {
   errorLines,
   isRoot,
@@ -20,6 +21,21 @@ const PACKAGE_VERSION = (
 
 /** Tests that change identity (setuid/setgid, chown to another user) can only run as root. */
 const itAsRoot = isRoot() ? it : it.skip;
+
+const onSqlite = testBackend() === 'sqlite';
+
+/**
+ * What the start-up error names for a data directory it cannot use: the database file in it on
+ * SQLite; on PostgreSQL (no file there) the directory, which holds the restore's safety copies.
+ */
+const unusablePath = (dataDir: string): string => (onSqlite ? path.join(dataDir, 'monitor.db') : dataDir);
+
+/** The umask a running process has, from /proc (e.g. 0o027). */
+function processUmask(pid: number): number {
+  const match = /^Umask:\s+([0-7]+)$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!match) throw new Error(`no Umask line in /proc/${pid}/status`);
+  return parseInt(match[1], 8);
+}
 
 describe('monitor serve', () => {
   const resources = new Resources();
@@ -41,10 +57,16 @@ describe('monitor serve', () => {
       const messages = strictLogLines(server.output()).map((line) => line.msg);
       expect(messages).toContain('shutting down');
       expect(messages).toContain('stopped');
-      expect(messages.indexOf('shutting down')).toBeLessThan(messages.indexOf('stopped'));
+      expect(messages.indexOf('shutting down')).toBeLessThan(messages.indexOf('database closed'));
+      expect(messages.indexOf('database closed')).toBeLessThan(messages.indexOf('stopped'));
       const files = fs.readdirSync(server.dataDir);
-      expect(files).toContain('monitor.db');
-      expect(files).not.toContain('monitor.db-wal');
+      if (onSqlite) {
+        expect(files).toContain('monitor.db');
+        expect(files).not.toContain('monitor.db-wal');
+      } else {
+        // Nothing of the database lives in the data directory on PostgreSQL.
+        expect(files).toEqual([]);
+      }
     });
   });
 
@@ -134,7 +156,7 @@ describe('monitor serve', () => {
       strictLogLines(result.stdout);
       const errors = errorLines(result.stdout);
       expect(errors).toHaveLength(1);
-      expect(errors[0].msg).toContain(path.join(dataDir, 'monitor.db'));
+      expect(errors[0].msg).toContain(unusablePath(dataDir));
       expect(errors[0].msg).toContain(`uid ${uid}`);
       expect(errors[0].msg).toContain('permission denied');
       expect(fs.existsSync(dataDir)).toBe(false);
@@ -152,7 +174,7 @@ describe('monitor serve', () => {
       strictLogLines(result.stdout);
       const errors = errorLines(result.stdout);
       expect(errors).toHaveLength(1);
-      expect(errors[0].msg).toContain(path.join(dataDir, 'monitor.db'));
+      expect(errors[0].msg).toContain(unusablePath(dataDir));
     });
 
     itAsRoot(
@@ -172,7 +194,7 @@ describe('monitor serve', () => {
         expect(result.code).toBe(1);
         const errors = errorLines(result.stdout);
         expect(errors).toHaveLength(1);
-        expect(errors[0].msg).toContain(path.join(dataDir, 'monitor.db'));
+        expect(errors[0].msg).toContain(unusablePath(dataDir));
         expect(errors[0].msg).toContain(`uid ${NOBODY}`);
       },
     );
@@ -229,9 +251,12 @@ describe('monitor serve', () => {
       const ids = processIds(server.child.pid as number);
       expect(ids.uid.slice(0, 3)).toEqual([NOBODY, NOBODY, NOBODY]);
       expect(ids.gid.slice(0, 3)).toEqual([NOBODY, NOBODY, NOBODY]);
-      const db = fs.statSync(path.join(server.dataDir, 'monitor.db'));
-      expect({ uid: db.uid, gid: db.gid }).toEqual({ uid: NOBODY, gid: NOBODY });
-      expect(db.mode & 0o007).toBe(0);
+      expect(processUmask(server.child.pid as number)).toBe(0o027);
+      if (onSqlite) {
+        const db = fs.statSync(path.join(server.dataDir, 'monitor.db'));
+        expect({ uid: db.uid, gid: db.gid }).toEqual({ uid: NOBODY, gid: NOBODY });
+        expect(db.mode & 0o007).toBe(0);
+      }
       expect(fs.statSync(server.dataDir).uid).toBe(NOBODY);
       const dropped = parseLogLines(server.output()).find((line) => line.msg === 'dropped root privileges');
       expect(dropped).toMatchObject({ uid: NOBODY, gid: NOBODY });
@@ -268,7 +293,9 @@ describe('monitor serve', () => {
       const ignored = strictLogLines(server.output()).filter((line) => /ignored/.test(line.msg));
       expect(ignored).toHaveLength(1);
       expect(ignored[0].msg).toMatch(/PUID.*PGID.*UMASK/);
-      expect(fs.statSync(path.join(dataDir, 'monitor.db')).uid).toBe(uid);
+      expect(processUmask(server.child.pid as number)).toBe(processUmask(process.pid));
+      expect(fs.statSync(dataDir).uid).toBe(uid);
+      if (onSqlite) expect(fs.statSync(path.join(dataDir, 'monitor.db')).uid).toBe(uid);
     });
   });
 

@@ -5,7 +5,7 @@ import { MONITOR_CONFIG } from '../config/config.tokens';
 import type { MonitorConfig } from '../config/monitor-config';
 import { APP_LOGGER } from '../logging/logging.tokens';
 import type { AppLogger } from '../logging/logger';
-import { openDatabase } from './open-database';
+import { openDatabase, prepareDataDirectory } from './open-database';
 import { DatabaseFile } from './database-file';
 import { DatabaseProbe } from './database-probe';
 import { openPostgres } from './open-postgres';
@@ -51,10 +51,11 @@ export class DatabaseModule {
         {
           provide: DataSource,
           inject: [MONITOR_CONFIG, StorageHealth],
-          useFactory: (config: MonitorConfig, health: StorageHealth) =>
-            config.database_url
-              ? openPostgres(config.database_url, entities)
-              : openDatabase(config.data_dir, entities, health),
+          useFactory: (config: MonitorConfig, health: StorageHealth) => {
+            if (!config.database_url) return openDatabase(config.data_dir, entities, health);
+            prepareDataDirectory(config.data_dir);
+            return openPostgres(config.database_url, entities);
+          },
         },
         DatabaseLifecycle,
         StorageHealth,

@@ -30,8 +30,7 @@ export async function openDatabase(
     new StartupError(`cannot open database ${file}${currentUidText()}: ${describeErrno(error)}`);
 
   try {
-    fs.mkdirSync(dataDir, { recursive: true });
-    fs.accessSync(dataDir, fs.constants.W_OK | fs.constants.X_OK);
+    makeDataDirectory(dataDir);
     if (fs.existsSync(file)) fs.accessSync(file, fs.constants.R_OK | fs.constants.W_OK);
   } catch (error) {
     throw cannotOpen(error);
@@ -78,6 +77,26 @@ export async function openDatabase(
     throw new StartupError(`cannot migrate database ${file}: ${describeErrno(error)}`);
   }
   return dataSource;
+}
+
+/** Creates the data directory when missing and checks that this process may write in it. */
+function makeDataDirectory(dataDir: string): void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.accessSync(dataDir, fs.constants.W_OK | fs.constants.X_OK);
+}
+
+/**
+ * On PostgreSQL the data directory holds no database but the restore's safety copies: a directory
+ * this process cannot write stops the start, as it does on SQLite, instead of failing the first restore.
+ */
+export function prepareDataDirectory(dataDir: string): void {
+  try {
+    makeDataDirectory(dataDir);
+  } catch (error) {
+    throw new StartupError(
+      `cannot use data directory ${dataDir}${currentUidText()}: ${describeErrno(error)}`,
+    );
+  }
 }
 
 /**

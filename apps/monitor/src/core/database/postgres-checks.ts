@@ -62,12 +62,27 @@ export async function checkPostgres(
         )
       ).rows.map((r) => r.name),
     );
+    const heading = `${shown}: PostgreSQL ${version}`;
+    // The same words as the SQLite check and as serve's refusal, not a list of "missing" tables.
+    if (tables.size > 0 && !tables.has('migrations'))
+      return [
+        {
+          name: 'database',
+          ok: false,
+          detail: `${heading} is not a monitor database (no migrations table; tables ${[...tables].sort().join(', ')})`,
+        },
+        {
+          name: 'migrations',
+          ok: false,
+          detail: 'not inspected: the database belongs to another application',
+        },
+      ];
     const applied = tables.has('migrations')
       ? (await client.query<{ name: string }>('SELECT name FROM migrations ORDER BY id')).rows.map(
           (r) => r.name,
         )
       : null;
-    const database = await inspectSchema(client, tables, `${shown}: PostgreSQL ${version}`);
+    const database = await inspectSchema(client, tables, heading);
     return [database, checkMigrations(applied), await tableSizes(client, tables)];
   } catch (error) {
     return [

@@ -29,7 +29,7 @@ export async function resultStats(
     const ids = sensorIds.slice(at, at + SENSORS_PER_STATEMENT);
     const row = await sql.get<{ count: number | null; oldest: number | null; newest: number | null }>(
       `WITH ids (id) AS (VALUES ${ids.map(() => '(CAST(? AS integer))').join(', ')}),
-       spans AS (
+       spans AS MATERIALIZED (
          SELECT id,
            (SELECT min(ts) FROM probe_results r WHERE r.sensor_id = ids.id) AS first,
            (SELECT max(ts) FROM probe_results r WHERE r.sensor_id = ids.id) AS last

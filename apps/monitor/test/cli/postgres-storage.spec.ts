@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { copyDatabase } from '../../src/core/database/copy-database';
+import { TRIGRAMS_MISSING } from '../../src/core/database/database.module';
 import { MIGRATION_NAMES } from '../../src/core/database/migrations';
 import { TRIGRAM_INDEXES } from '../../src/core/database/migrations/1764000000003-api-filter-indexes';
 import { openDatabase } from '../../src/core/database/open-database';
@@ -16,7 +17,7 @@ import {
   sqlClientFor,
 } from '../../src/core/database/sql-client';
 import { PgCluster, startPostgresCluster } from '../support/postgres-cluster';
-import { parseLogLines, runCli, tempDir } from '../support/server-process';
+import { parseLogLines, runCli, startServer, tempDir } from '../support/server-process';
 
 jest.setTimeout(120_000);
 
@@ -317,6 +318,10 @@ describe('doctor on PostgreSQL', () => {
     const without = await runCli(['doctor', '--data-dir', tempDir(), '--database-url', limited]);
     expect(without.stdout).toMatch(/^ok {6}database: .*text search without trigram indexes/m);
     expect(without.code).toBe(0);
+    const server = await startServer({ env: { MONITOR_DATABASE_URL: limited } });
+    expect(await server.stop()).toBe(0);
+    const warnings = parseLogLines(server.output()).filter((line) => line.level === 'warn');
+    expect(warnings.map((line) => line.msg)).toContain(TRIGRAMS_MISSING);
 
     await query(url, 'CREATE EXTENSION pg_trgm');
     await open(limited);

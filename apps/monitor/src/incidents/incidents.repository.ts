@@ -123,11 +123,26 @@ export class IncidentsRepository {
     }
     if (filter.text !== undefined) {
       const d = this.sql.dialect;
-      where.push(
-        `(${likeFragment(d, 'i.cause')} OR ${likeFragment(d, 's.name')} OR ${likeFragment(d, 'i.note')})`,
-      );
       const text = containsPattern(filter.text);
-      params.push(text, text, text);
+      // The sensors of a matching name are read first and given as a list of ids: knowing the list,
+      // PostgreSQL ORs index scans (trigrams on cause and note, the sensor id) when few incidents
+      // match; a subquery in their place hid its size, and it walked every incident by time instead.
+      const named = await this.sql.all<{ id: number }>(
+        `SELECT id FROM sensors WHERE ${likeFragment(d, 'name')}`,
+        [text],
+      );
+      const arms = [likeFragment(d, 'i.cause'), likeFragment(d, 'i.note')];
+      params.push(text, text);
+      if (named.length > 0) {
+        const ids = named.map((row) => Number(row.id));
+        arms.push(
+          d === 'postgres'
+            ? 'i.sensor_id = ANY(?::integer[])'
+            : 'i.sensor_id IN (SELECT value FROM json_each(?))',
+        );
+        params.push(d === 'postgres' ? ids : JSON.stringify(ids));
+      }
+      where.push(`(${arms.join(' OR ')})`);
     }
     const rows = await this.sql.all<IncidentRow & { sensor_name: string }>(
       `SELECT ${COLUMNS}, s.name AS sensor_name FROM incidents i INNER JOIN sensors s ON s.id = i.sensor_id

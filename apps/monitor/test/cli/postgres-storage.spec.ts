@@ -5,7 +5,9 @@ import Database from 'better-sqlite3';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { copyDatabase } from '../../src/core/database/copy-database';
+import { TRIGRAMS_MISSING } from '../../src/core/database/database.module';
 import { MIGRATION_NAMES } from '../../src/core/database/migrations';
+import { TRIGRAM_INDEXES } from '../../src/core/database/migrations/1764000000003-api-filter-indexes';
 import { openDatabase } from '../../src/core/database/open-database';
 import { openPostgres } from '../../src/core/database/open-postgres';
 import {
@@ -15,7 +17,7 @@ import {
   sqlClientFor,
 } from '../../src/core/database/sql-client';
 import { PgCluster, startPostgresCluster } from '../support/postgres-cluster';
-import { parseLogLines, runCli, tempDir } from '../support/server-process';
+import { parseLogLines, runCli, startServer, tempDir } from '../support/server-process';
 
 jest.setTimeout(120_000);
 
@@ -329,6 +331,47 @@ describe('doctor on PostgreSQL', () => {
     const report = await runCli(['doctor', '--data-dir', tempDir(), '--database-url', url]);
     expect(report.stdout).toMatch(/^PROBLEM database: .*missing indexes: IDX_incidents_open/m);
     expect(report.code).toBe(1);
+  });
+
+  it('expects the trigram indexes where pg_trgm is installed, and finds one missing', async () => {
+    const url = await cluster.createDatabase();
+    await open(url);
+    expect(await query(url, `SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'`)).toHaveLength(1);
+    await query(url, 'DROP INDEX "IDX_incidents_cause_trgm"');
+    const report = await runCli(['doctor', '--data-dir', tempDir(), '--database-url', url]);
+    expect(report.stdout).toMatch(/^PROBLEM database: .*missing indexes: IDX_incidents_cause_trgm/m);
+    expect(report.code).toBe(1);
+  });
+
+  it('migrates for a role that may not install pg_trgm; the doctor passes; a later start builds the indexes', async () => {
+    const url = await cluster.createDatabase();
+    const role = `no_extensions_${process.pid}`;
+    await query(url, `CREATE ROLE ${role} LOGIN`);
+    // Tables, yes (the public schema); CREATE on the database, which a trusted extension needs, no.
+    await query(url, `GRANT CREATE ON SCHEMA public TO ${role}`);
+    const limited = url.replace('monitor_test@', `${role}@`);
+    await (await open(limited)).destroy();
+    expect(await query(url, `SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'`)).toEqual([]);
+    expect(await query(url, `SELECT indexname FROM pg_indexes WHERE indexname LIKE '%trgm'`)).toEqual([]);
+    const without = await runCli(['doctor', '--data-dir', tempDir(), '--database-url', limited]);
+    expect(without.stdout).toMatch(/^ok {6}database: .*text search without trigram indexes/m);
+    expect(without.code).toBe(0);
+    const server = await startServer({ env: { MONITOR_DATABASE_URL: limited } });
+    expect(await server.stop()).toBe(0);
+    const warnings = parseLogLines(server.output()).filter((line) => line.level === 'warn');
+    expect(warnings.map((line) => line.msg)).toContain(TRIGRAMS_MISSING);
+
+    await query(url, 'CREATE EXTENSION pg_trgm');
+    await open(limited);
+    const built = await query<{ indexname: string }>(
+      url,
+      `SELECT indexname FROM pg_indexes WHERE indexname LIKE '%trgm' ORDER BY indexname`,
+    );
+    expect(built.map((r) => r.indexname)).toEqual(TRIGRAM_INDEXES.map((i) => i.name).sort());
+    const withIndexes = await runCli(['doctor', '--data-dir', tempDir(), '--database-url', limited]);
+    expect(withIndexes.stdout).toMatch(/^ok {6}database: .*schema intact/m);
+    expect(withIndexes.stdout).not.toContain('without trigram indexes');
+    expect(withIndexes.code).toBe(0);
   });
 
   it('writes nothing to an empty database and says the service creates the schema', async () => {

@@ -9,6 +9,7 @@ import { openDatabase, prepareDataDirectory } from './open-database';
 import { DatabaseFile } from './database-file';
 import { DatabaseProbe } from './database-probe';
 import { openPostgres } from './open-postgres';
+import { trigramsInstalled } from './migrations/1764000000003-api-filter-indexes';
 import { StorageHealth } from './storage-health';
 import { UnitOfWork } from './unit-of-work';
 
@@ -40,6 +41,10 @@ export class DatabaseLifecycle implements OnApplicationShutdown {
   }
 }
 
+/** Said once at start when the text searches have no trigram indexes (see migration 1764000000003). */
+export const TRIGRAMS_MISSING =
+  'text search without trigram indexes: the pg_trgm extension is not installed in this database and could not be installed by this role; incident and result searches stay correct but read every row (a superuser can run CREATE EXTENSION pg_trgm; the indexes are built at the next start)';
+
 @Global()
 @Module({})
 export class DatabaseModule {
@@ -50,11 +55,13 @@ export class DatabaseModule {
       providers: [
         {
           provide: DataSource,
-          inject: [MONITOR_CONFIG, StorageHealth],
-          useFactory: (config: MonitorConfig, health: StorageHealth) => {
+          inject: [MONITOR_CONFIG, StorageHealth, APP_LOGGER],
+          useFactory: async (config: MonitorConfig, health: StorageHealth, logger: AppLogger) => {
             if (!config.database_url) return openDatabase(config.data_dir, entities, health);
             prepareDataDirectory(config.data_dir);
-            return openPostgres(config.database_url, entities);
+            const dataSource = await openPostgres(config.database_url, entities);
+            if (!(await trigramsInstalled((sql) => dataSource.query(sql)))) logger.warn(TRIGRAMS_MISSING);
+            return dataSource;
           },
         },
         DatabaseLifecycle,

@@ -10,6 +10,10 @@ export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => LIKE_ESCAPE + c)}%`;
 }
 
+/** The text a containsPattern pattern looks for, in characters (an emoji is one). */
+export const containedLength = (pattern: string): number =>
+  Array.from(pattern.slice(1, -1).replace(/\\(.)/gs, '$1')).length;
+
 const ESCAPE = "ESCAPE '\\'";
 
 /** `(a LIKE ? ESCAPE '\' OR b LIKE ? ...)` over the given SQL expressions (one parameter each). */

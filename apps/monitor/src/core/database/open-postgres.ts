@@ -5,6 +5,7 @@ import { StartupError } from '../process/startup-error';
 import { databaseHost, parsePostgresUrl } from './database-url';
 import { markDatabaseError } from './storage-errors';
 import { MIGRATION_NAMES, MIGRATIONS } from './migrations';
+import { addTrigramIndexes } from './migrations/1764000000003-api-filter-indexes';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type Entities = MixedList<Function | string | EntitySchema>;
@@ -87,6 +88,7 @@ async function migrateUnderLock(dataSource: DataSource, database: string): Promi
     try {
       await refuseForeignSchema(runner.query.bind(runner), database);
       await dataSource.runMigrations({ transaction: 'each' });
+      await addTrigramIndexes((sql) => runner.query(sql));
     } finally {
       await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }

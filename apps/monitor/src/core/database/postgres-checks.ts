@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { databaseHost, maskDatabaseUrl } from './database-url';
 import { declaredNameIndexes } from './migrations/1764000000001-only-once-rules';
 import { alertOutboxStatements } from './migrations/1764000000002-alert-outbox';
+import { apiFilterIndexStatements, TRIGRAM_INDEXES } from './migrations/1764000000003-api-filter-indexes';
 import { POSTGRES_INITIAL_SCHEMA } from './migrations/postgres-initial-schema';
 import { CONNECT_TIMEOUT_MS, describePgError } from './open-postgres';
 
@@ -24,6 +25,7 @@ const postgresStatements = (): string[] => [
   ...POSTGRES_INITIAL_SCHEMA,
   ...declaredNameIndexes(),
   ...alertOutboxStatements('postgres'),
+  ...apiFilterIndexStatements('postgres'),
 ];
 
 /**
@@ -110,7 +112,11 @@ async function inspectSchema(client: Client, tables: Set<string>, heading: strin
        WHERE n.nspname = current_schema()`,
     )
   ).rows;
-  const missingIndexes = expected.indexes.filter((name) => !indexes.some((i) => i.name === name));
+  // The trigram indexes exist only where pg_trgm could be installed; without it they are not expected.
+  const trigrams =
+    (await client.query(`SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'`)).rows.length > 0;
+  const wanted = [...expected.indexes, ...(trigrams ? TRIGRAM_INDEXES.map((i) => i.name) : [])];
+  const missingIndexes = wanted.filter((name) => !indexes.some((i) => i.name === name));
   const invalidIndexes = indexes.filter((i) => !i.valid).map((i) => i.name);
   const unvalidated = (
     await client.query<{ name: string }>(
@@ -129,7 +135,9 @@ async function inspectSchema(client: Client, tables: Set<string>, heading: strin
   return {
     name: 'database',
     ok: true,
-    detail: `${heading}; schema intact (${expected.tables.length} tables, ${expected.indexes.length} indexes valid)`,
+    detail: `${heading}; schema intact (${expected.tables.length} tables, ${wanted.length} indexes valid)${
+      trigrams ? '' : '; text search without trigram indexes (pg_trgm not installed)'
+    }`,
   };
 }
 

@@ -10,3 +10,4 @@ export * from './history';
 export * from './field-rules';
 export * from './sensor.definition';
 export * from './channel.definition';
+export * from './cluster-membership';

@@ -1,3 +1,4 @@
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { ConfigFlags, ConfigInputs, configFilePath, resolveConfig } from './config.resolve';
 import { ConfigError, MonitorConfig } from './monitor-config';
@@ -55,6 +56,8 @@ const DEFAULT_CONFIG: MonitorConfig = {
   database_url: null,
   config_file: null,
   base_url: '',
+  instance_name: `${os.hostname()}:8080`,
+  cluster: { dead_after_seconds: 15 },
   trust_proxy: false,
   log_level: 'info',
   retention: { raw_seconds: 7 * 86400, hourly_seconds: 90 * 86400 },
@@ -661,6 +664,44 @@ describe('sections through resolveConfig', () => {
       () => resolve({ file: { sensors: [{ name: 'a', type: 'ping', target: 'h', channels: ['nope'] }] } }),
       'sensors[0].channels',
       '"nope"',
+    );
+  });
+});
+
+describe('resolveConfig instance name and cluster', () => {
+  it('names the instance from MONITOR_INSTANCE_NAME over the file, else <hostname>:<port>', () => {
+    expect(resolve({ file: { instance_name: 'east-1' } }).instance_name).toBe('east-1');
+    expect(
+      resolve({ file: { instance_name: 'east-1' }, env: { MONITOR_INSTANCE_NAME: 'west-2' } }).instance_name,
+    ).toBe('west-2');
+    expect(resolve({ flags: { listen: '127.0.0.1:9100' } }).instance_name).toBe(`${os.hostname()}:9100`);
+  });
+
+  it.each([['x'.repeat(65)], ['a\nb'], [['list']]])('refuses the instance name %j', (name) => {
+    expectKeyError(() => resolve({ file: { instance_name: name } }), 'instance_name', '1 to 64 printable');
+  });
+
+  it.each([
+    ['5s', 5],
+    [30, 30],
+    ['2m', 120],
+  ])('reads cluster.dead_after %j as %i seconds', (value, seconds) => {
+    expect(resolve({ file: { cluster: { dead_after: value } } }).cluster.dead_after_seconds).toBe(seconds);
+  });
+
+  it.each([['1s'], ['2h'], ['soon'], [0]])('refuses cluster.dead_after %j', (value) => {
+    expectKeyError(
+      () => resolve({ file: { cluster: { dead_after: value } } }),
+      'cluster.dead_after',
+      '2s to 1h',
+    );
+  });
+
+  it('refuses an unknown key under cluster', () => {
+    expectKeyError(
+      () => resolve({ file: { cluster: { heartbeat: '1s' } } }),
+      'cluster.heartbeat',
+      'unknown key',
     );
   });
 });

@@ -1,3 +1,4 @@
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseDurationSeconds } from '@monitor/domain';
 import { parsePostgresUrl } from '../database/database-url';
@@ -35,6 +36,8 @@ const FILE_KEYS = [
   'data_dir',
   'database_url',
   'base_url',
+  'instance_name',
+  'cluster',
   'trust_proxy',
   'log_level',
   'retention',
@@ -44,6 +47,7 @@ const FILE_KEYS = [
   'maintenance',
 ] as const;
 const RETENTION_KEYS = ['raw', 'hourly'] as const;
+const CLUSTER_KEYS = ['dead_after'] as const;
 
 /** Environment variables and flags for each scalar key, in the documented spelling. */
 const SCALAR_SOURCES = {
@@ -51,6 +55,7 @@ const SCALAR_SOURCES = {
   data_dir: { env: 'MONITOR_DATA_DIR', flag: 'dataDir', flagName: '--data-dir' },
   database_url: { env: 'MONITOR_DATABASE_URL', flag: 'databaseUrl', flagName: '--database-url' },
   base_url: { env: 'MONITOR_BASE_URL' },
+  instance_name: { env: 'MONITOR_INSTANCE_NAME' },
   trust_proxy: { env: 'MONITOR_TRUST_PROXY' },
   log_level: { env: 'MONITOR_LOG_LEVEL', flag: 'logLevel', flagName: '--log-level' },
 } as const satisfies Record<string, { env: string; flag?: keyof ConfigFlags; flagName?: string }>;
@@ -97,12 +102,15 @@ export function resolveConfig(inputs: ConfigInputs): MonitorConfig {
   const maintenance = readMaintenance(fileData.maintenance);
   checkReferences(sites, channels, sensors, maintenance);
 
+  const listen = parseListen(layer('listen'));
   return {
-    listen: parseListen(layer('listen')),
+    listen,
     data_dir: parseDataDir(layer('data_dir'), inputs.cwd),
     database_url: parseDatabaseUrl(layer('database_url')),
     config_file: inputs.file?.path ?? null,
     base_url: parseBaseUrl(layer('base_url')),
+    instance_name: parseInstanceName(layer('instance_name'), listen),
+    cluster: parseCluster(fileData.cluster),
     trust_proxy: parseBoolean('trust_proxy', layer('trust_proxy')),
     log_level: parseLogLevel(layer('log_level')),
     retention: parseRetention(fileData.retention),
@@ -176,6 +184,47 @@ function parseBaseUrl({ value, origin }: Layered): string {
     origin,
     `must be an http or https address without query, or empty (got ${show(value)})`,
   );
+}
+
+/** Printable, 1 to 64 characters; empty takes `<hostname>:<port>`. */
+function parseInstanceName({ value, origin }: Layered, listen: ListenAddress): string {
+  if (value === null || value === '') return `${os.hostname()}:${listen.port}`;
+  const text = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : null;
+  if (text === null || text === '' || [...text].length > 64 || UNPRINTABLE_NAME.test(text)) {
+    throw invalid(
+      'instance_name',
+      origin,
+      `must be 1 to 64 printable characters, or empty for <hostname>:<port> (got ${show(value)})`,
+    );
+  }
+  return text;
+}
+
+const UNPRINTABLE_NAME = /\p{Cc}|[\u2028\u2029]/u;
+
+function parseCluster(raw: unknown): MonitorConfig['cluster'] {
+  if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) {
+    throw invalid('cluster', 'config file', 'must be a mapping with dead_after');
+  }
+  const given = (raw ?? {}) as Record<string, unknown>;
+  for (const key of Object.keys(given)) {
+    if (!(CLUSTER_KEYS as readonly string[]).includes(key)) {
+      throw invalid(`cluster.${keyLabel(key)}`, 'config file', 'unknown key');
+    }
+  }
+  const value = given.dead_after ?? CONFIG_DEFAULTS.cluster.dead_after;
+  // A bare number is seconds here (retention's bare numbers are days).
+  const seconds = /^\s*\d+(\.\d+)?\s*$/.test(String(value))
+    ? Math.round(Number(value))
+    : parseDurationSeconds(value);
+  if (seconds === null || seconds < 2 || seconds > 3600) {
+    throw invalid(
+      'cluster.dead_after',
+      'config file',
+      `must be a duration from 2s to 1h like 15s (got ${show(value)})`,
+    );
+  }
+  return { dead_after_seconds: seconds };
 }
 
 function parseBoolean(key: string, { value, origin }: Layered): boolean {

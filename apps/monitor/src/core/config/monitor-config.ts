@@ -62,6 +62,10 @@ export interface MonitorConfig {
   /** Absolute path of the YAML file the configuration came from, or null. */
   config_file: string | null;
   base_url: string;
+  /** This instance's name among several on one PostgreSQL (issue 16): unique among live ones. */
+  instance_name: string;
+  /** An instance whose heartbeat is older than this is dead and its sensors move. */
+  cluster: { dead_after_seconds: number };
   trust_proxy: boolean;
   log_level: LogLevel;
   retention: { raw_seconds: number; hourly_seconds: number };
@@ -82,6 +86,8 @@ export const CONFIG_DEFAULTS = {
   data_dir: './data',
   database_url: '',
   base_url: '',
+  instance_name: '',
+  cluster: { dead_after: '15s' },
   trust_proxy: false,
   log_level: 'info',
   retention: { raw: '7d', hourly: '90d' },

@@ -4,6 +4,7 @@ import { databaseHost, maskDatabaseUrl } from './database-url';
 import { declaredNameIndexes } from './migrations/1764000000001-only-once-rules';
 import { alertOutboxStatements } from './migrations/1764000000002-alert-outbox';
 import { apiFilterIndexStatements, TRIGRAM_INDEXES } from './migrations/1764000000003-api-filter-indexes';
+import { clusterStatements } from './migrations/1764000000004-cluster';
 import { POSTGRES_INITIAL_SCHEMA } from './migrations/postgres-initial-schema';
 import { CONNECT_TIMEOUT_MS, describePgError } from './open-postgres';
 
@@ -26,6 +27,7 @@ const postgresStatements = (): string[] => [
   ...declaredNameIndexes(),
   ...alertOutboxStatements('postgres'),
   ...apiFilterIndexStatements('postgres'),
+  ...clusterStatements('postgres'),
 ];
 
 /**

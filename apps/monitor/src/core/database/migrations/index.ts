@@ -2,6 +2,7 @@ import { InitialSchema1763750000000 } from './1763750000000-initial-schema';
 import { OnlyOnceRules1764000000001 } from './1764000000001-only-once-rules';
 import { AlertOutbox1764000000002 } from './1764000000002-alert-outbox';
 import { ApiFilterIndexes1764000000003 } from './1764000000003-api-filter-indexes';
+import { Cluster1764000000004 } from './1764000000004-cluster';
 
 /** Every migration, oldest first. The doctor compares the database against this list. */
 export const MIGRATIONS = [
@@ -9,6 +10,7 @@ export const MIGRATIONS = [
   OnlyOnceRules1764000000001,
   AlertOutbox1764000000002,
   ApiFilterIndexes1764000000003,
+  Cluster1764000000004,
 ];
 
 export const MIGRATION_NAMES: readonly string[] = MIGRATIONS.map((migration) => migration.name);

@@ -5,6 +5,7 @@ import { EventBus } from './events/event-bus';
 import type { MonitorConfig } from './config/monitor-config';
 import { APP_LOGGER } from './logging/logging.tokens';
 import type { AppLogger } from './logging/logger';
+import { INSTANCE_IDENTITY, instanceIdentity } from './process/instance-identity';
 import { RUN_OPTIONS, type RunOptions } from './process/run-options';
 
 /**
@@ -27,9 +28,10 @@ export class CoreModule {
         { provide: APP_LOGGER, useValue: logger },
         { provide: Clock, useValue: clock },
         { provide: RUN_OPTIONS, useValue: run },
+        { provide: INSTANCE_IDENTITY, useValue: instanceIdentity(config) },
         EventBus,
       ],
-      exports: [MONITOR_CONFIG, APP_LOGGER, Clock, EventBus, RUN_OPTIONS],
+      exports: [MONITOR_CONFIG, APP_LOGGER, Clock, EventBus, RUN_OPTIONS, INSTANCE_IDENTITY],
     };
   }
 }

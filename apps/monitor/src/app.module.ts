@@ -12,6 +12,7 @@ import { HealthModule } from './health/health.module';
 import { IncidentsModule } from './incidents/incidents.module';
 import { LiveModule } from './live/live.module';
 import { SchedulerModule } from './scheduler/scheduler.module';
+import { ClusterSyncModule } from './cluster/cluster-sync.module';
 import { DeclaredModule } from './declared/declared.module';
 import { ExamplesModule } from './examples/examples.module';
 import { SearchModule } from './search/search.module';
@@ -38,6 +39,7 @@ export class AppModule {
         UsersModule,
         SettingsModule,
         SchedulerModule,
+        ClusterSyncModule,
         IncidentsModule,
         SensorsModule,
         ChannelsModule,

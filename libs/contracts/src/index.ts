@@ -6,3 +6,4 @@ export * from './examples';
 export * from './sites';
 export * from './live';
 export * from './backup';
+export * from './cluster';

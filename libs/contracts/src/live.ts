@@ -21,7 +21,11 @@ export interface LiveEventPayloads {
   channel: { id: number; action: LiveChangeAction };
   /** UI settings changed: refetch. */
   settings: Record<string, never>;
+  /** Several instances on one PostgreSQL: one joined, left cleanly, or stopped answering (dead). */
+  cluster: { instance: string; state: ClusterChange };
 }
+
+export type ClusterChange = 'joined' | 'left' | 'dead';
 
 export type LiveEventKind = keyof LiveEventPayloads;
 
@@ -33,6 +37,7 @@ export const LIVE_EVENT_KINDS: readonly LiveEventKind[] = [
   'sensor',
   'channel',
   'settings',
+  'cluster',
 ];
 
 /** One event of the stream with its name, as a discriminated union. */

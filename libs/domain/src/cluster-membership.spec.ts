@@ -43,6 +43,7 @@ describe('activeMembers', () => {
     token: name,
     startedAt,
     lastSeenAt,
+    stoppedAt: null,
   });
 
   it('keeps members heard from within dead_after and joined at least the activation delay ago', () => {
@@ -50,6 +51,16 @@ describe('activeMembers', () => {
     expect(activeMembers(rows, 20_000, 15_000, 11_000)).toEqual(['a', 'b']);
     expect(activeMembers(rows, 20_000, 15_000, 0)).toEqual(['a', 'b', 'new']);
     expect(activeMembers(rows, 19_999, 15_000, 0)).toEqual(['a', 'b', 'dead', 'new']);
+  });
+
+  it('leaves out an instance that stopped cleanly, at once', () => {
+    const rows = [row('a', 0, 10_000), { ...row('b', 0, 10_000), stoppedAt: 9_000 }];
+    expect(activeMembers(rows, 10_000, 15_000, 0)).toEqual(['a']);
+  });
+
+  it('takes the alive members at once when none has waited its activation (all starting together)', () => {
+    const rows = [row('a', 10_000, 10_000), row('b', 10_100, 10_100)];
+    expect(activeMembers(rows, 10_200, 15_000, 3_000)).toEqual(['a', 'b']);
   });
 });
 

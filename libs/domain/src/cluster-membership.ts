@@ -12,6 +12,8 @@ export interface MemberRow {
   token: string;
   startedAt: number;
   lastSeenAt: number;
+  /** Set by a clean stop: the instance left and handed its sensors over. */
+  stoppedAt: number | null;
 }
 
 /** 32-bit FNV-1a of the text, finished with murmur3's avalanche so nearby inputs spread. */
@@ -64,14 +66,14 @@ export function activeMembers(
   deadAfterMs: number,
   activationMs: number,
 ): string[] {
-  return rows
-    .filter((r) => isAlive(r, now, deadAfterMs) && r.startedAt + activationMs <= now)
-    .map((r) => r.name)
-    .sort();
+  const alive = rows.filter((r) => isAlive(r, now, deadAfterMs));
+  const active = alive.filter((r) => r.startedAt + activationMs <= now);
+  // Nobody to hand over from (a first start, or all starting together): no reason to wait.
+  return (active.length > 0 ? active : alive).map((r) => r.name).sort();
 }
 
 export const isAlive = (row: MemberRow, now: number, deadAfterMs: number): boolean =>
-  now - row.lastSeenAt <= deadAfterMs;
+  row.stoppedAt === null && now - row.lastSeenAt <= deadAfterMs;
 
 /**
  * A taken-over sensor's first run: the first slot of its old schedule (its last run plus whole

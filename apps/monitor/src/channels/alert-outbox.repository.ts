@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { sqlClientFor, type SqlClient, type SqlExecutor } from '../core/database/sql-client';
 import type { AlertEvent } from '../core/events/event-bus';
+import { INSTANCE_IDENTITY, type InstanceIdentity } from '../core/process/instance-identity';
 
 /** What an outbox row keeps of an alert: everything but where it goes. */
 export type StoredAlert = Omit<AlertEvent, 'deliveries'>;
@@ -15,12 +16,17 @@ export interface PendingDelivery {
 /**
  * The alert outbox (table `alert_outbox`, owned by the channels feature): one row per alert and
  * channel. Rows are added inside the transaction that writes the state change causing the alert,
- * and marked finished once their delivery has ended (delivered, or given up after its attempts);
- * rows never finished are sent again at the next start.
+ * and marked finished once their delivery has ended (delivered, or given up after its attempts).
+ * Each row is claimed by the process that wrote it (`claimed_by`, its start token); a row whose
+ * claimer is no longer alive (a crash, a stop in the middle of a delivery) is claimed by another
+ * live process, or by the next start, exactly once.
  */
 @Injectable()
 export class AlertOutboxRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(INSTANCE_IDENTITY) private readonly self: InstanceIdentity,
+  ) {}
 
   private get sql(): SqlClient {
     return sqlClientFor(this.dataSource);
@@ -41,27 +47,46 @@ export class AlertOutboxRepository {
     for (const channelId of new Set(channelIds)) {
       // A channel or sensor deleted meanwhile gets no row rather than failing the state change.
       const row = await tx.get<{ id: number }>(
-        `INSERT INTO alert_outbox (sensor_id, channel_id, kind, payload, created_at)
-         SELECT CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT)
+        `INSERT INTO alert_outbox (sensor_id, channel_id, kind, payload, created_at, claimed_by)
+         SELECT CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS TEXT)
          WHERE EXISTS (SELECT 1 FROM channels WHERE id = ?) AND EXISTS (SELECT 1 FROM sensors WHERE id = ?)
          RETURNING id`,
-        [alert.sensor.id, channelId, alert.kind, payload, at, channelId, alert.sensor.id],
+        [alert.sensor.id, channelId, alert.kind, payload, at, this.self.token, channelId, alert.sensor.id],
       );
       if (row) rows.push({ channelId, outboxId: Number(row.id) });
     }
     return rows;
   }
 
-  /** Every row whose delivery never finished, oldest first. */
-  async unfinished(): Promise<PendingDelivery[]> {
+  /**
+   * Claims, for this process, unfinished rows created before `createdBefore` whose claimer is not
+   * among `liveTokens` (oldest first, at most `limit`). The age keeps a newcomer's first rows, written
+   * before this process has heard of it, its own. On PostgreSQL rows another instance is claiming at
+   * this moment are skipped (`SKIP LOCKED`), so each row is claimed once.
+   */
+  async claimOrphans(
+    liveTokens: readonly string[],
+    createdBefore: number,
+    limit = 500,
+  ): Promise<PendingDelivery[]> {
+    const live = liveTokens.map(() => '?').join(', ');
+    const lock = this.sql.dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
     const rows = await this.sql.all<{ id: number; channel_id: number; payload: string }>(
-      'SELECT id, channel_id, payload FROM alert_outbox WHERE finished_at IS NULL ORDER BY id',
+      `UPDATE alert_outbox SET claimed_by = ? WHERE id IN (
+         SELECT id FROM alert_outbox
+         WHERE finished_at IS NULL AND created_at < ?
+           AND (claimed_by IS NULL OR claimed_by NOT IN (${live}))
+         ORDER BY id LIMIT ? ${lock})
+       RETURNING id, channel_id, payload`,
+      [this.self.token, createdBefore, ...liveTokens, limit],
     );
-    return rows.map((row) => ({
-      outboxId: Number(row.id),
-      channelId: Number(row.channel_id),
-      alert: JSON.parse(row.payload) as StoredAlert,
-    }));
+    return rows
+      .sort((a, b) => Number(a.id) - Number(b.id))
+      .map((row) => ({
+        outboxId: Number(row.id),
+        channelId: Number(row.channel_id),
+        alert: JSON.parse(row.payload) as StoredAlert,
+      }));
   }
 
   /** Marks a row finished; `error` is null when the receiver accepted it. */

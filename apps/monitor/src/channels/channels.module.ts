@@ -1,3 +1,4 @@
+import { ClusterModule } from '../cluster/cluster.module';
 import { Module } from '@nestjs/common';
 import { createNotifierCatalogue, NotifierCatalogue } from '@monitor/notifiers';
 import { AlertOutboxModule } from './alert-outbox.module';
@@ -7,7 +8,7 @@ import { ChannelsService } from './channels.service';
 import { DeliveryService } from './delivery.service';
 
 @Module({
-  imports: [AlertOutboxModule],
+  imports: [AlertOutboxModule, ClusterModule],
   controllers: [ChannelsController],
   providers: [
     { provide: NotifierCatalogue, useFactory: createNotifierCatalogue },

@@ -8,6 +8,7 @@ import type { MonitorConfig } from '../core/config/monitor-config';
 import { type AlertEvent, EventBus } from '../core/events/event-bus';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
+import { MembershipService } from '../cluster/membership.service';
 import { AlertOutboxRepository, type StoredAlert } from './alert-outbox.repository';
 import type { ChannelEntity } from './channel.entity';
 import { ChannelsRepository } from './channels.repository';
@@ -22,8 +23,9 @@ const PRUNE_EVERY_MS = 3600_000;
  * own queue (one delivery at a time per channel), channels run in parallel, and a slow or failing
  * channel delays no other channel and no probe. The last error of each channel is recorded. A row
  * is marked finished after its delivery ends; rows left unfinished by a crash (or a shutdown that
- * stopped a delivery) are sent at the next start. The one window left: a kill after the receiver
- * accepted an alert and before its row is marked sends that alert once more.
+ * stopped a delivery) are claimed and sent by another live instance or the next start. The one
+ * window left: a kill after the receiver accepted an alert and before its row is marked sends that
+ * alert once more.
  */
 @Injectable()
 export class DeliveryService implements OnModuleInit, OnApplicationShutdown {
@@ -32,7 +34,10 @@ export class DeliveryService implements OnModuleInit, OnApplicationShutdown {
   private readonly claimed = new Set<number>();
   private readonly stop = new AbortController();
   private subscription?: Subscription;
+  private membershipChanges?: Subscription;
   private pruner?: NodeJS.Timeout;
+  private sweeper?: NodeJS.Timeout;
+  private sweeping = false;
 
   constructor(
     private readonly channelRows: ChannelsRepository,
@@ -40,6 +45,7 @@ export class DeliveryService implements OnModuleInit, OnApplicationShutdown {
     private readonly channels: ChannelsService,
     private readonly events: EventBus,
     private readonly clock: Clock,
+    private readonly membership: MembershipService,
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
   ) {}
@@ -51,24 +57,49 @@ export class DeliveryService implements OnModuleInit, OnApplicationShutdown {
     this.pruner.unref();
     // Awaited, so the app is up only once last run's unsent alerts are queued again.
     await this.prune();
+    await this.sweep();
+    if (!this.membership.self.clustered) return;
+    // Another instance's alerts become ours to send once it is gone.
+    this.membershipChanges = this.membership.changes.subscribe(({ gone }) => {
+      if (gone.size > 0) void this.sweep();
+    });
+    this.sweeper = setInterval(() => void this.sweep(), this.membership.periodMs);
+    this.sweeper.unref();
+  }
+
+  /**
+   * Claims and queues every outbox row whose delivery never finished and whose process is gone
+   * (a crash, a stopped delivery, an instance that died): at start, and with several instances
+   * every membership period and whenever one dies.
+   */
+  async resendUnfinished(): Promise<number> {
+    let queued = 0;
+    for (;;) {
+      const { clustered } = this.membership.self;
+      const before = clustered ? this.clock.now() - 2 * this.membership.periodMs : Number.MAX_SAFE_INTEGER;
+      const orphans = await this.outbox.claimOrphans(this.membership.liveTokens(), before);
+      for (const { outboxId, channelId, alert } of orphans) {
+        if (this.claim(outboxId)) {
+          this.enqueue(channelId, () => this.deliver(channelId, outboxId, alert));
+          queued++;
+        }
+      }
+      if (orphans.length === 0) break;
+    }
+    if (queued > 0) this.logger.info({ alerts: queued }, 'sending alerts left unsent by a stopped process');
+    return queued;
+  }
+
+  private async sweep(): Promise<void> {
+    if (this.sweeping || this.stop.signal.aborted) return;
+    this.sweeping = true;
     try {
       await this.resendUnfinished();
     } catch (error) {
       this.logger.warn({ error: (error as Error).message }, 'reading the alert outbox failed');
+    } finally {
+      this.sweeping = false;
     }
-  }
-
-  /** Queues every outbox row whose delivery never finished (a crash, or a stopped delivery). */
-  async resendUnfinished(): Promise<number> {
-    let queued = 0;
-    for (const { outboxId, channelId, alert } of await this.outbox.unfinished()) {
-      if (this.claim(outboxId)) {
-        this.enqueue(channelId, () => this.deliver(channelId, outboxId, alert));
-        queued++;
-      }
-    }
-    if (queued > 0) this.logger.info({ alerts: queued }, 'sending alerts left unsent by the last run');
-    return queued;
   }
 
   private async prune(): Promise<void> {
@@ -82,6 +113,8 @@ export class DeliveryService implements OnModuleInit, OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     if (this.pruner) clearInterval(this.pruner);
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.membershipChanges?.unsubscribe();
     this.subscription?.unsubscribe();
     this.stop.abort();
     await Promise.allSettled([...this.queues.values()]);

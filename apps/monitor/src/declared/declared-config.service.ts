@@ -3,6 +3,7 @@ import { InvalidInputError } from '@monitor/domain';
 import { ProbeCatalogue } from '@monitor/probes';
 import { ChannelsRepository } from '../channels/channels.repository';
 import { ChannelsService, channelColumns } from '../channels/channels.service';
+import { ClusterLocks } from '../cluster/cluster-locks.service';
 import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
@@ -37,20 +38,24 @@ export class DeclaredConfigSync implements OnModuleInit {
     private readonly channels: ChannelsService,
     private readonly maintenance: MaintenanceService,
     private readonly clock: Clock,
+    private readonly locks: ClusterLocks,
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
   ) {}
 
   async onModuleInit(): Promise<void> {
     const { sites, channels, sensors, maintenance } = this.config;
-    // Serialised with every other writer: another process applying the same file waits for this
-    // one and then finds its rows, instead of reading a state this one is about to change.
-    await this.unit.atomically(async (m) => {
-      const siteIds = await this.applySites(m);
-      const channelIds = await this.applyChannels(m);
-      const sensorIds = await this.applySensors(m, siteIds, channelIds);
-      await this.applyWindows(m, sensorIds);
-    });
+    // One instance at a time, and serialised with every other writer: another process applying
+    // the same file waits for this one and then finds its rows, instead of reading a state this one
+    // is about to change.
+    await this.locks.exclusive('declared-configuration', () =>
+      this.unit.atomically(async (m) => {
+        const siteIds = await this.applySites(m);
+        const channelIds = await this.applyChannels(m);
+        const sensorIds = await this.applySensors(m, siteIds, channelIds);
+        await this.applyWindows(m, sensorIds);
+      }),
+    );
     await this.maintenance.reload();
     const declared = sites.length + channels.length + sensors.length + maintenance.length;
     if (declared > 0)

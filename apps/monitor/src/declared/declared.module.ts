@@ -1,3 +1,4 @@
+import { ClusterModule } from '../cluster/cluster.module';
 import { Module } from '@nestjs/common';
 import { ChannelsModule } from '../channels/channels.module';
 import { MaintenanceModule } from '../maintenance/maintenance.module';
@@ -8,7 +9,14 @@ import { DeclaredConfigSync } from './declared-config.service';
 
 /** Sites, channels, sensors and maintenance windows declared in the configuration file. */
 @Module({
-  imports: [SitesModule, ChannelsModule, SensorsStorageModule, MaintenanceModule, SchedulerModule],
+  imports: [
+    ClusterModule,
+    SitesModule,
+    ChannelsModule,
+    SensorsStorageModule,
+    MaintenanceModule,
+    SchedulerModule,
+  ],
   providers: [DeclaredConfigSync],
 })
 export class DeclaredModule {}

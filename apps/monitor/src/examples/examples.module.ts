@@ -1,3 +1,4 @@
+import { ClusterModule } from '../cluster/cluster.module';
 import { Module } from '@nestjs/common';
 import { HistoryModule } from '../history/history.module';
 import { IncidentsStorageModule } from '../incidents/incidents-storage.module';
@@ -9,7 +10,14 @@ import { ExamplesService } from './examples.service';
 
 /** Sample data: load, count and remove. */
 @Module({
-  imports: [SchedulerModule, HistoryModule, SensorsStorageModule, SitesModule, IncidentsStorageModule],
+  imports: [
+    ClusterModule,
+    SchedulerModule,
+    HistoryModule,
+    SensorsStorageModule,
+    SitesModule,
+    IncidentsStorageModule,
+  ],
   controllers: [ExamplesController],
   providers: [ExamplesService],
   exports: [ExamplesService],

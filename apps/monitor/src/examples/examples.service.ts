@@ -3,6 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { ExampleCounts } from '@monitor/contracts';
 import { alignDown, ConflictError, DAY_MS, HOUR_MS, type RollupWatermarks } from '@monitor/domain';
 import { ProbeCatalogue } from '@monitor/probes';
+import { ClusterLocks } from '../cluster/cluster-locks.service';
 import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
@@ -44,6 +45,7 @@ export class ExamplesService {
     private readonly rollups: RollupMaintenance,
     private readonly events: EventBus,
     private readonly clock: Clock,
+    private readonly locks: ClusterLocks,
     private readonly http: HttpAdapterHost,
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
   ) {}
@@ -68,10 +70,13 @@ export class ExamplesService {
     if (declared > 0)
       throw new ConflictError('this installation is configured from a file: sample data cannot be loaded');
     // The totals are read in the same transaction: a load or removal racing this one cannot skew them.
-    const { created, totals } = await this.unit.atomically(async (tx) => ({
-      created: await this.insert(tx, await this.rollups.watermarks(tx)),
-      totals: await this.countIn(tx),
-    }));
+    // One instance at a time cluster-wide; the transaction keeps it whole.
+    const { created, totals } = await this.locks.exclusive('sample-data', () =>
+      this.unit.atomically(async (tx) => ({
+        created: await this.insert(tx, await this.rollups.watermarks(tx)),
+        totals: await this.countIn(tx),
+      })),
+    );
     for (const id of created) {
       await this.scheduler.reconcile(id);
       this.events.emit('sensor', { id, action: 'created' });
@@ -81,13 +86,15 @@ export class ExamplesService {
 
   /** Removes sample rows; what went is counted in the same transaction that removes it. */
   async remove(): Promise<ExampleCounts> {
-    const { ids, gone } = await this.unit.atomically(async (tx) => {
-      const before = await this.countIn(tx);
-      const ids = await sampleSensorIds(tx);
-      await deleteSampleSensors(tx);
-      const sites = await this.sites.deleteUnusedSamples(tx, await siteIdsInUse(tx));
-      return { ids, gone: { ...before, sites } };
-    });
+    const { ids, gone } = await this.locks.exclusive('sample-data', () =>
+      this.unit.atomically(async (tx) => {
+        const before = await this.countIn(tx);
+        const ids = await sampleSensorIds(tx);
+        await deleteSampleSensors(tx);
+        const sites = await this.sites.deleteUnusedSamples(tx, await siteIdsInUse(tx));
+        return { ids, gone: { ...before, sites } };
+      }),
+    );
     for (const id of ids) {
       await this.scheduler.reconcile(id);
       this.events.emit('sensor', { id, action: 'deleted' });

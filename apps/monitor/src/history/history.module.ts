@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ClusterModule } from '../cluster/cluster.module';
 import { IncidentsStorageModule } from '../incidents/incidents-storage.module';
 import { SensorsStorageModule } from '../sensors/sensors-storage.module';
 import { SettingsStorageModule } from '../settings/settings-storage.module';
@@ -11,7 +12,7 @@ import { RollupMaintenance } from './rollup-maintenance.service';
 
 /** Probe results, their hourly and daily rollups, retention, and the history reads. */
 @Module({
-  imports: [SensorsStorageModule, IncidentsStorageModule, SettingsStorageModule],
+  imports: [ClusterModule, SensorsStorageModule, IncidentsStorageModule, SettingsStorageModule],
   controllers: [HistoryController],
   providers: [HistoryRepository, ResultWriter, RollupMaintenance, HistoryService, HistoryStats],
   exports: [HistoryRepository, ResultWriter, RollupMaintenance, HistoryStats, HistoryService],

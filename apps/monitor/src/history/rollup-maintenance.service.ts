@@ -9,6 +9,8 @@ import {
   splitSpan,
 } from '@monitor/domain';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { ClusterLocks } from '../cluster/cluster-locks.service';
+import { INSTANCE_IDENTITY, type InstanceIdentity } from '../core/process/instance-identity';
 import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
@@ -45,6 +47,19 @@ export interface PassReport {
  * yielding between them, so probing and the API never wait long for it. Re-running it rewrites
  * the same buckets.
  */
+/** With several instances an hour is summarised this long after it ends (late probes and batches). */
+const CLUSTER_HOLD_MS = 10 * 60_000;
+
+const emptyReport = (): PassReport => ({
+  hourly_buckets: 0,
+  daily_buckets: 0,
+  pruned_raw: 0,
+  pruned_hourly: 0,
+  chunks: 0,
+  max_chunk_ms: 0,
+  duration_ms: 0,
+});
+
 @Injectable()
 export class RollupMaintenance implements BeforeApplicationShutdown {
   private running?: Promise<PassReport>;
@@ -59,6 +74,8 @@ export class RollupMaintenance implements BeforeApplicationShutdown {
     private readonly settings: SettingsRepository,
     private readonly writer: ResultWriter,
     private readonly clock: Clock,
+    private readonly locks: ClusterLocks,
+    @Inject(INSTANCE_IDENTITY) private readonly self: InstanceIdentity,
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
   ) {}
@@ -95,9 +112,15 @@ export class RollupMaintenance implements BeforeApplicationShutdown {
     }
   }
 
-  /** Runs one pass, or joins the one already running. */
+  /**
+   * Runs one pass, or joins the one already running. With several instances one of them runs it at
+   * a time; the others skip their turn (an empty report).
+   */
   runPass(): Promise<PassReport> {
-    this.running ??= this.pass().finally(() => (this.running = undefined));
+    this.running ??= this.locks
+      .ifFree('history-maintenance', () => this.pass())
+      .then((report) => report ?? emptyReport())
+      .finally(() => (this.running = undefined));
     return this.running;
   }
 
@@ -112,15 +135,7 @@ export class RollupMaintenance implements BeforeApplicationShutdown {
 
   private async pass(): Promise<PassReport> {
     const started = performance.now();
-    const report: PassReport = {
-      hourly_buckets: 0,
-      daily_buckets: 0,
-      pruned_raw: 0,
-      pruned_hourly: 0,
-      chunks: 0,
-      max_chunk_ms: 0,
-      duration_ms: 0,
-    };
+    const report = emptyReport();
     // A batch being written is neither waiting nor readable yet: let it land first.
     await this.writer.settled();
     const now = this.clock.now();
@@ -131,7 +146,12 @@ export class RollupMaintenance implements BeforeApplicationShutdown {
       marks.hourlyThrough,
       marks.hourlyThrough === null ? await q.oldestRaw() : null,
       now,
-      Math.min(this.openSince(), this.writer.oldestPending()),
+      // Other instances' probes and batches are not visible here: their hour waits a while longer.
+      Math.min(
+        this.openSince(),
+        this.writer.oldestPending(),
+        this.self.clustered ? now - CLUSTER_HOLD_MS : Infinity,
+      ),
     );
     for (const piece of pieces(hours)) {
       report.hourly_buckets += await this.eachSensor(

@@ -17,6 +17,7 @@ const PAYLOADS_MATCH: { [K in LiveEventKind]: Same<MonitorEvents[K], LiveEventPa
   sensor: true,
   channel: true,
   settings: true,
+  cluster: true,
 };
 void PAYLOADS_MATCH;
 

@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ConflictError, InvalidInputError, NotFoundError } from '@monitor/domain';
 import type { MaintenanceWindow } from '@monitor/contracts';
+import { EventBus } from '../core/events/event-bus';
 import { Clock } from '../core/clock/clock';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { SensorsRepository } from '../sensors/sensors.repository';
@@ -32,6 +33,7 @@ export class MaintenanceService implements OnModuleInit {
     private readonly repository: MaintenanceRepository,
     private readonly sensors: SensorsRepository,
     private readonly clock: Clock,
+    private readonly events: EventBus,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -95,6 +97,7 @@ export class MaintenanceService implements OnModuleInit {
       );
     });
     await this.reload();
+    this.events.emit('maintenance', {});
     return (await this.list()).find((w) => w.id === id) as MaintenanceWindow;
   }
 
@@ -105,5 +108,6 @@ export class MaintenanceService implements OnModuleInit {
       throw new ConflictError(`maintenance window "${window.name}" is managed by the configuration file`);
     await this.repository.delete(id);
     await this.reload();
+    this.events.emit('maintenance', {});
   }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { createProbeCatalogue, ProbeCatalogue } from '@monitor/probes';
 import { AlertOutboxModule } from '../channels/alert-outbox.module';
+import { ClusterModule } from '../cluster/cluster.module';
 import { HistoryModule } from '../history/history.module';
 import { IncidentsStorageModule } from '../incidents/incidents-storage.module';
 import { MaintenanceModule } from '../maintenance/maintenance.module';
@@ -12,6 +13,7 @@ import { StateChangeWriter } from './state-change-writer';
 /** The probes, the live sensor state and the loops that drive them. */
 @Module({
   imports: [
+    ClusterModule,
     HistoryModule,
     MaintenanceModule,
     AlertOutboxModule,

@@ -1,5 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { nextDueAfter, ScheduleQueue } from '@monitor/domain';
+import { firstSlot, nextDueAfter, ownerOf, ScheduleQueue } from '@monitor/domain';
+import type { Subscription } from 'rxjs';
+import { MembershipService, type MembershipChange } from '../cluster/membership.service';
 import { ProbeCatalogue, type ProbeOutcome, timeoutMs } from '@monitor/probes';
 import { Clock } from '../core/clock/clock';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
@@ -36,6 +38,8 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
   private readonly startedWindows = new Set<number>();
   /** Runs skipped because the previous run of the same sensor was still going. */
   missed = 0;
+  private membershipChanges?: Subscription;
+  private readonly takeovers = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly sensors: SensorsRepository,
@@ -44,6 +48,7 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     private readonly maintenance: MaintenanceService,
     private readonly rollups: RollupMaintenance,
     private readonly clock: Clock,
+    private readonly membership: MembershipService,
     @Inject(RUN_OPTIONS) private readonly options: RunOptions,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
   ) {}
@@ -55,7 +60,7 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
   async onApplicationBootstrap(): Promise<void> {
     const started = performance.now();
     const definitions = await this.sensors.definitions();
-    await this.runtime.rebuild(definitions);
+    await this.runtime.rebuild(definitions, (id) => this.owns(id));
     this.logger.info(
       { sensors: definitions.length, ms: Math.round(performance.now() - started) },
       'runtime state rebuilt',
@@ -65,9 +70,91 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     if (this.options.startScheduler) this.start();
   }
 
+  /** Whether this instance probes the sensor (always, on SQLite). */
+  owns(id: number): boolean {
+    return ownerOf(id, this.membership.members) === this.membership.self.name;
+  }
+
+  /** How many enabled sensors each member probes now. */
+  load(): Map<string, number> {
+    const load = new Map<string, number>(this.membership.members.map((m) => [m, 0]));
+    for (const entry of this.runtime.all()) {
+      if (!entry.definition.enabled) continue;
+      const owner = ownerOf(entry.definition.id, this.membership.members);
+      if (owner !== null) load.set(owner, (load.get(owner) ?? 0) + 1);
+    }
+    return load;
+  }
+
+  /**
+   * The members changed: sensors this instance no longer owns stop at once; sensors it gains are
+   * taken over, from stored data, once their previous owner cannot probe them any more.
+   */
+  private rebalance({ before, after, gone }: MembershipChange): void {
+    if (!this.started) return;
+    const self = this.membership.self.name;
+    const handedOver: number[] = [];
+    const fromLive: number[] = [];
+    const fromGone = new Map<string | null, number[]>();
+    for (const { definition } of this.runtime.all()) {
+      if (!definition.enabled) continue;
+      const was = ownerOf(definition.id, before);
+      const now = ownerOf(definition.id, after);
+      if (was === self && now !== self) {
+        this.stopLoop(definition.id);
+        handedOver.push(definition.id);
+      } else if (was !== self && now === self) {
+        if (was !== null && !gone.has(was)) fromLive.push(definition.id);
+        else fromGone.set(was, [...(fromGone.get(was) ?? []), definition.id]);
+      }
+    }
+    if (handedOver.length > 0) {
+      this.logger.info({ sensors: handedOver.length, members: after.length }, 'handed sensors over');
+      void this.runtime.flush();
+    }
+    // A live previous owner hears of the change within one membership period: wait that out.
+    this.takeOverLater(fromLive, this.membership.periodMs + 500, 0);
+    for (const [was, ids] of fromGone) this.takeOverLater(ids, 0, this.membership.stoppedAgoMs(was));
+  }
+
+  private takeOverLater(ids: number[], delayMs: number, stoppedAgoMs: number): void {
+    if (ids.length === 0) return;
+    const timer = setTimeout(() => {
+      this.takeovers.delete(timer);
+      void this.takeOver(ids, stoppedAgoMs).catch((error: unknown) =>
+        this.logger.error({ error: (error as Error).message }, 'taking sensors over failed'),
+      );
+    }, delayMs);
+    this.takeovers.add(timer);
+  }
+
+  /**
+   * Rebuilds the sensors' state from stored data (as a restart does) and continues each on its old
+   * schedule: the first slot after the takeover, or, after a clean hand-over, at once for a slot
+   * that fell after the leaver stopped probing (`stoppedAgoMs` ago; it probed none of those).
+   */
+  private async takeOver(candidates: number[], stoppedAgoMs: number): Promise<void> {
+    const ids = candidates.filter((id) => this.owns(id) && this.runtime.get(id)?.definition.enabled);
+    if (ids.length === 0 || !this.started) return;
+    await this.runtime.refresh(ids, (id) => this.owns(id));
+    const now = this.clock.now();
+    const since = now - stoppedAgoMs;
+    for (const id of ids) {
+      const entry = this.runtime.get(id);
+      if (!entry || !this.owns(id) || this.queue.has(id) || this.running.has(id)) continue;
+      const interval = entry.definition.interval * 1000;
+      const slot = firstSlot(entry.lastCheckedAt, interval, since);
+      this.keys.set(id, probeKey(entry.definition));
+      this.queue.schedule(id, slot >= now ? slot : now + Math.random() * Math.min(interval, 1000));
+    }
+    this.arm();
+    this.logger.info({ sensors: ids.length }, 'took sensors over');
+  }
+
   start(): void {
     if (this.started) return;
     this.started = true;
+    this.membershipChanges = this.membership.changes.subscribe((change) => this.rebalance(change));
     for (const entry of this.runtime.all()) this.place(entry.definition, true);
     this.arm();
     this.ticker = setInterval(() => void this.tick(), TICK_MS);
@@ -89,11 +176,20 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     if (this.started) this.place(definition, false);
   }
 
+  /** Brings every loop in line with the stored definitions (another instance changed them). */
+  async resync(): Promise<void> {
+    const definitions = await this.sensors.definitions();
+    const stored = new Set(definitions.map((d) => d.id));
+    for (const definition of definitions) await this.reconcile(definition.id, definition);
+    for (const entry of [...this.runtime.all()])
+      if (!stored.has(entry.definition.id)) await this.reconcile(entry.definition.id);
+  }
+
   private place(definition: SensorDefinition, initial: boolean): void {
     const key = probeKey(definition);
     const unchanged = this.keys.get(definition.id) === key && this.queue.has(definition.id);
     this.keys.set(definition.id, key);
-    if (!definition.enabled) return this.stopLoop(definition.id);
+    if (!definition.enabled || !this.owns(definition.id)) return this.stopLoop(definition.id);
     if (unchanged && !initial) return;
     this.stopLoop(definition.id);
     const jitter = Math.random() * definition.interval * 1000;
@@ -117,12 +213,14 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
 
   private fire(): void {
     const now = this.clock.now();
+    // Fenced (heartbeat lost while others are alive): skip until the membership change stops all.
+    const fenced = !this.membership.mayProbe();
     for (const { id, due } of this.queue.takeDue(now)) {
       const entry = this.runtime.get(id);
       if (!entry || !entry.definition.enabled) continue;
       const interval = entry.definition.interval * 1000;
       this.queue.schedule(id, nextDueAfter(due, interval, now));
-      if (this.running.has(id)) this.missed++;
+      if (fenced || this.running.has(id)) this.missed++;
       else void this.run(entry.definition);
     }
     this.arm();
@@ -153,11 +251,15 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     for (const window of begun) this.startedWindows.add(window.id);
     await this.runtime.tick(
       begun.map((w) => ({ name: w.name, covers: (id: number) => this.maintenance.covers(w, id) })),
+      (id) => this.owns(id),
     );
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.started = false;
+    this.membership.stoppedProbing();
+    this.membershipChanges?.unsubscribe();
+    for (const timer of this.takeovers) clearTimeout(timer);
     if (this.timer) clearTimeout(this.timer);
     if (this.ticker) clearInterval(this.ticker);
     for (const controller of this.running.values()) controller.abort(STOPPED);

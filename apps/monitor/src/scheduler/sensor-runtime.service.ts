@@ -1,11 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { RECENT_OUTCOMES, type ProbeResult } from '@monitor/contracts';
+import {
+  type Incident,
+  type ProbeResult,
+  RECENT_OUTCOMES,
+  type SensorStatus,
+  type SparkPoint,
+} from '@monitor/contracts';
 import {
   Excuse,
   INITIAL_STATE,
   rebuildState,
   SensorEvent,
-  type SensorState,
   transition,
   Transition,
 } from '@monitor/domain';
@@ -20,7 +25,16 @@ import { IncidentsRepository } from '../incidents/incidents.repository';
 import { SensorsRepository } from '../sensors/sensors.repository';
 import { MaintenanceService } from '../maintenance/maintenance.service';
 import type { RuntimeEntry, SensorDefinition } from './runtime-entry';
-import { outcomeChar, type RecentRow, SPARKLINE_LENGTH, toSparkPoint } from './sensor-history';
+import {
+  entryOf,
+  outcomeChar,
+  outcomeColumns,
+  parentsFirst,
+  resultView,
+  SPARKLINE_LENGTH,
+} from './sensor-history';
+
+export { resultView };
 import { SensorLocks } from './sensor-locks';
 import { StateChangeWriter, type WrittenChange } from './state-change-writer';
 
@@ -60,15 +74,39 @@ export class SensorRuntimeService {
     return this.entries.values();
   }
 
-  /** Rebuilds every sensor's state from stored results and incidents; announces nothing. */
-  async rebuild(definitions: SensorDefinition[]): Promise<{ reconstructed: number }> {
+  /**
+   * Rebuilds every sensor's state from stored results and incidents; announces nothing. Outages
+   * that happened while stopped are reconstructed only for the sensors this instance probes: the
+   * others' owners do that themselves.
+   */
+  async rebuild(
+    definitions: SensorDefinition[],
+    owned: (id: number) => boolean = () => true,
+  ): Promise<{ reconstructed: number }> {
+    this.entries.clear();
+    return this.rebuildEntries(definitions, owned);
+  }
+
+  /**
+   * Rebuilds some sensors' state from stored data, exactly as a start does: a sensor taken over
+   * from another instance, or one whose incident another instance changed (acknowledged, paused).
+   */
+  async refresh(ids: readonly number[], owned: (id: number) => boolean): Promise<{ reconstructed: number }> {
+    const definitions = ids.flatMap((id) => this.entries.get(id)?.definition ?? []);
+    await this.writer.flushed();
+    return this.rebuildEntries(definitions, owned);
+  }
+
+  private async rebuildEntries(
+    definitions: SensorDefinition[],
+    owned: (id: number) => boolean,
+  ): Promise<{ reconstructed: number }> {
     const open = new Map((await this.incidents.allOpen()).map((i) => [i.sensorId, i]));
     const lastResolved = await this.incidents.lastResolved();
     const lastAlerts = new Map((await this.sensors.alertTimes()).map((r) => [r.id, r.last_alert_at]));
     const now = this.clock.now();
     const histories = await this.storedHistories(definitions, lastResolved);
     let reconstructed = 0;
-    this.entries.clear();
     for (const definition of parentsFirst(definitions)) {
       const resolvedAt = lastResolved.get(definition.id) ?? null;
       const { history, recent } = histories.get(definition.id)!;
@@ -89,16 +127,20 @@ export class SensorRuntimeService {
       );
       const state = rebuilt.state;
       if (rebuilt.reconstructed && state.incident) {
-        const stored = await this.incidents.open(
-          definition.id,
-          rebuilt.reconstructed.startedAt,
-          rebuilt.reconstructed.cause,
-          true,
-        );
-        state.incident.id = stored.id;
-        reconstructed++;
+        if (owned(definition.id)) {
+          const stored = await this.incidents.open(
+            definition.id,
+            rebuilt.reconstructed.startedAt,
+            rebuilt.reconstructed.cause,
+            true,
+          );
+          state.incident.id = stored.id;
+          reconstructed++;
+        } else state.incident = null;
       }
-      this.entries.set(definition.id, entryOf(definition, state, recent));
+      const entry = entryOf(definition, state, recent);
+      entry.definition = this.entries.get(definition.id)?.definition ?? definition;
+      this.entries.set(definition.id, entry);
     }
     if (reconstructed > 0)
       this.logger.info({ reconstructed }, 'reconstructed outages that happened while stopped');
@@ -146,6 +188,11 @@ export class SensorRuntimeService {
     this.entries.set(definition.id, entryOf(definition, state, recent));
   }
 
+  /** Writes the waiting results now (sensors handed over: their new owner reads them). */
+  flush(): Promise<void> {
+    return this.writer.flushed();
+  }
+
   remove(id: number): void {
     this.entries.delete(id);
     this.writer.forget(id);
@@ -181,9 +228,42 @@ export class SensorRuntimeService {
   }
 
   private pushSpark(entry: RuntimeEntry, ts: number, outcome: ProbeOutcome): void {
-    entry.sparkline.push({ ts: iso(ts), success: outcome.success, latency_ms: outcome.latencyMs });
+    this.pushPoint(entry, { ts: iso(ts), success: outcome.success, latency_ms: outcome.latencyMs });
+  }
+
+  private pushPoint(entry: RuntimeEntry, point: SparkPoint): void {
+    entry.sparkline.push(point);
     if (entry.sparkline.length > SPARKLINE_LENGTH) entry.sparkline.shift();
-    entry.recent = (entry.recent + outcomeChar(outcome.success)).slice(-RECENT_OUTCOMES);
+    entry.recent = (entry.recent + outcomeChar(point.success)).slice(-RECENT_OUTCOMES);
+  }
+
+  /** Another instance stored a result of this sensor: it shows here as it does there. */
+  observeResult(id: number, result: ProbeResult): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    this.pushPoint(entry, { ts: result.ts, success: result.success, latency_ms: result.latency_ms });
+    entry.message = result.message;
+    entry.lastCheckedAt = Date.parse(result.ts);
+    entry.latencyMs = result.latency_ms;
+    entry.lastResult = result;
+  }
+
+  /** Another instance (the sensor's owner) changed its status. */
+  observeStatus(id: number, status: SensorStatus, at: number): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    entry.state = { ...entry.state, status };
+    entry.statusChangedAt = at;
+  }
+
+  /** Another instance opened, changed or closed the sensor's incident. */
+  observeIncident(id: number, incident: Incident): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    const open = incident.resolved_at
+      ? null
+      : { id: incident.id, startedAt: Date.parse(incident.started_at), acknowledged: incident.acknowledged };
+    entry.state = { ...entry.state, incident: open };
   }
 
   /** Pause, resume, acknowledge and un-acknowledge go through the same path as results. */
@@ -192,11 +272,14 @@ export class SensorRuntimeService {
     if (entry) await this.apply(entry, { type, at: this.clock.now() }, null);
   }
 
-  /** Once a second: reminders, and maintenance windows that have begun. */
-  async tick(startedWindows: { name: string; covers: (id: number) => boolean }[]): Promise<void> {
+  /** Once a second: reminders, and maintenance windows that have begun, for the sensors it owns. */
+  async tick(
+    startedWindows: { name: string; covers: (id: number) => boolean }[],
+    owned: (id: number) => boolean = () => true,
+  ): Promise<void> {
     const at = this.clock.now();
     for (const entry of this.entries.values()) {
-      if (!entry.state.incident) continue;
+      if (!entry.state.incident || !owned(entry.definition.id)) continue;
       const window = startedWindows.find((w) => w.covers(entry.definition.id));
       if (window) await this.apply(entry, { type: 'maintenance-start', at, window: window.name }, null);
       else if (entry.state.status === 'down') await this.apply(entry, { type: 'tick', at }, null);
@@ -298,63 +381,4 @@ export class SensorRuntimeService {
       this.logger.info({ sensor_id: id, alert: alert.kind, down_for_ms: alert.downForMs }, 'alert');
     }
   }
-}
-
-function outcomeColumns(outcome: ProbeOutcome) {
-  return {
-    success: outcome.success,
-    statusCode: outcome.statusCode ?? null,
-    latencyMs: outcome.latencyMs === null ? null : Math.round(outcome.latencyMs * 10) / 10,
-    message: outcome.message,
-  };
-}
-
-/** A probe outcome as the API shows a stored result. */
-export function resultView(ts: number, outcome: ProbeOutcome): ProbeResult {
-  const columns = outcomeColumns(outcome);
-  return {
-    ts: iso(ts),
-    success: columns.success,
-    status_code: columns.statusCode,
-    message: columns.message,
-    latency_ms: columns.latencyMs,
-  };
-}
-
-function entryOf(definition: SensorDefinition, state: SensorState, recent: RecentRow[]): RuntimeEntry {
-  const newest = recent[0];
-  return {
-    definition,
-    state,
-    message: newest?.message ?? '',
-    lastCheckedAt: newest?.ts ?? null,
-    latencyMs: newest?.latency_ms ?? null,
-    statusChangedAt: null,
-    sparkline: recent.slice(0, SPARKLINE_LENGTH).map(toSparkPoint).reverse(),
-    recent: recent
-      .map((row) => outcomeChar(row.success === 1))
-      .reverse()
-      .join(''),
-    lastResult: newest
-      ? {
-          ts: iso(newest.ts),
-          success: newest.success === 1,
-          status_code: newest.status_code,
-          message: newest.message,
-          latency_ms: newest.latency_ms,
-        }
-      : null,
-  };
-}
-
-/** Parents before their children, so a child's rebuild can see whether its parent is down. */
-function parentsFirst(definitions: SensorDefinition[]): SensorDefinition[] {
-  const byId = new Map(definitions.map((d) => [d.id, d]));
-  const depth = (d: SensorDefinition, seen = new Set<number>()): number => {
-    if (d.parentId === null || seen.has(d.id)) return 0;
-    seen.add(d.id);
-    const parent = byId.get(d.parentId);
-    return parent ? 1 + depth(parent, seen) : 0;
-  };
-  return [...definitions].sort((a, b) => depth(a) - depth(b));
 }

@@ -186,9 +186,13 @@ function parseBaseUrl({ value, origin }: Layered): string {
   );
 }
 
-/** Printable, 1 to 64 characters; empty takes `<hostname>:<port>`. */
+/**
+ * Printable, 1 to 64 characters; empty takes `<hostname>:<port>`, or `<hostname>:pid<pid>` for
+ * port 0 (a port chosen at start, unknown while the name is needed).
+ */
 function parseInstanceName({ value, origin }: Layered, listen: ListenAddress): string {
-  if (value === null || value === '') return `${os.hostname()}:${listen.port}`;
+  if (value === null || value === '')
+    return `${os.hostname()}:${listen.port === 0 ? `pid${process.pid}` : listen.port}`;
   const text = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : null;
   if (text === null || text === '' || [...text].length > 64 || UNPRINTABLE_NAME.test(text)) {
     throw invalid(

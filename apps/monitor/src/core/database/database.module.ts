@@ -20,6 +20,7 @@ import { UnitOfWork } from './unit-of-work';
 @Injectable()
 export class DatabaseLifecycle implements OnApplicationShutdown {
   private readonly finalWrites: (() => void | Promise<void>)[] = [];
+  private readonly lastWords: (() => Promise<void>)[] = [];
   /** True once shutdown began: the final writes run now, whatever backoff a writer is in. */
   closing = false;
 
@@ -32,10 +33,16 @@ export class DatabaseLifecycle implements OnApplicationShutdown {
     this.finalWrites.push(write);
   }
 
+  /** Runs after every final write (leaving the cluster must come after the last results are stored). */
+  afterFinalWrites(work: () => Promise<void>): void {
+    this.lastWords.push(work);
+  }
+
   async onApplicationShutdown(): Promise<void> {
     if (!this.dataSource.isInitialized) return;
     this.closing = true;
     for (const write of this.finalWrites) await write();
+    for (const work of this.lastWords) await work().catch(() => undefined);
     await this.dataSource.destroy();
     this.logger.info('database closed');
   }

@@ -1,5 +1,5 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import type { Incident, ProbeResult, SensorStatus } from '@monitor/contracts';
+import type { ClusterChange, Incident, ProbeResult, SensorStatus } from '@monitor/contracts';
 import { Observable, Subject } from 'rxjs';
 
 /** What an alert channel needs to tell people about a sensor. */
@@ -35,6 +35,9 @@ export interface MonitorEvents {
   sensor: { id: number; action: 'created' | 'updated' | 'deleted' };
   channel: { id: number; action: 'created' | 'updated' | 'deleted' };
   settings: Record<string, never>;
+  cluster: { instance: string; state: ClusterChange };
+  /** Maintenance windows changed (internal: lets other instances reload theirs). */
+  maintenance: Record<string, never>;
   alert: AlertEvent;
 }
 
@@ -45,9 +48,28 @@ export interface MonitorEvents {
 @Injectable()
 export class EventBus implements OnApplicationShutdown {
   private readonly subjects = new Map<keyof MonitorEvents, Subject<unknown>>();
+  private remoteDepth = 0;
 
   emit<K extends keyof MonitorEvents>(kind: K, payload: MonitorEvents[K]): void {
     this.subjects.get(kind)?.next(payload);
+  }
+
+  /**
+   * Publishes an event another instance caused (it arrived over the database). Subscribers run
+   * synchronously, so `isRemote` tells them, while they run, not to send it on again.
+   */
+  emitRemote<K extends keyof MonitorEvents>(kind: K, payload: MonitorEvents[K]): void {
+    this.remoteDepth++;
+    try {
+      this.emit(kind, payload);
+    } finally {
+      this.remoteDepth--;
+    }
+  }
+
+  /** True while an event from another instance is being delivered to the subscribers. */
+  get isRemote(): boolean {
+    return this.remoteDepth > 0;
   }
 
   on<K extends keyof MonitorEvents>(kind: K): Observable<MonitorEvents[K]> {

@@ -6,7 +6,7 @@ export function clusterStatements(dialect: Dialect): string[] {
   const postgres = dialect === 'postgres';
   const time = postgres ? 'bigint' : 'integer';
   return [
-    `CREATE TABLE "cluster_instances" ("name" text PRIMARY KEY NOT NULL, "token" text NOT NULL, "version" text NOT NULL, "started_at" ${time} NOT NULL, "last_seen_at" ${time} NOT NULL)`,
+    `CREATE TABLE "cluster_instances" ("name" text PRIMARY KEY NOT NULL, "token" text NOT NULL, "version" text NOT NULL, "started_at" ${time} NOT NULL, "last_seen_at" ${time} NOT NULL, "stopped_at" ${time})`,
     `ALTER TABLE "probe_results" ADD COLUMN "instance" text NOT NULL DEFAULT ''`,
     `ALTER TABLE "alert_outbox" ADD COLUMN "claimed_by" text`,
     `CREATE INDEX "IDX_alert_outbox_claimed" ON "alert_outbox" ("claimed_by") WHERE "finished_at" IS NULL`,

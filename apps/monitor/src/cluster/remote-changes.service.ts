@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import type { MonitorEvents } from '../core/events/event-bus';
+import { MaintenanceService } from '../maintenance/maintenance.service';
+import { SchedulerService } from '../scheduler/scheduler.service';
+import { SensorRuntimeService } from '../scheduler/sensor-runtime.service';
+import { MapSettingsService } from '../sites/map-settings.service';
+
+const REFRESH_BATCH_MS = 50;
+
+/** An event as another instance published it. */
+export type RemoteEvent = {
+  [K in keyof MonitorEvents]: { kind: K; payload: MonitorEvents[K] };
+}[keyof MonitorEvents];
+
+/**
+ * What this instance does with an event another instance caused: show other owners' results,
+ * statuses and incidents; follow edits of sensors (probe them differently, or stop); re-read a
+ * sensor it owns whose incident was changed elsewhere (acknowledged, closed by a pause); reload
+ * maintenance windows and map settings.
+ */
+@Injectable()
+export class RemoteChanges {
+  private refreshIds = new Set<number>();
+  private refreshTimer?: NodeJS.Timeout;
+  private resyncing?: Promise<void>;
+
+  constructor(
+    private readonly scheduler: SchedulerService,
+    private readonly runtime: SensorRuntimeService,
+    private readonly maintenance: MaintenanceService,
+    private readonly mapSettings: MapSettingsService,
+  ) {}
+
+  apply(event: RemoteEvent): void {
+    switch (event.kind) {
+      case 'result':
+        return this.runtime.observeResult(event.payload.sensor_id, event.payload.result);
+      case 'status':
+        if (!this.scheduler.owns(event.payload.sensor_id))
+          this.runtime.observeStatus(event.payload.sensor_id, event.payload.status, Date.now());
+        return;
+      case 'incident':
+        if (this.scheduler.owns(event.payload.sensor_id)) this.refreshSoon(event.payload.sensor_id);
+        else this.runtime.observeIncident(event.payload.sensor_id, event.payload.incident);
+        return;
+      case 'sensor':
+        return void this.followSensor(event.payload.id, event.payload.action);
+      case 'maintenance':
+        return void this.maintenance.reload();
+      case 'settings':
+        return void this.resync();
+      case 'channel':
+      case 'cluster':
+      case 'alert':
+        // Channels are read from storage at every delivery; the others do not cross instances.
+        return;
+    }
+  }
+
+  private async followSensor(id: number, action: 'created' | 'updated' | 'deleted'): Promise<void> {
+    const wasEnabled = this.runtime.get(id)?.definition.enabled;
+    await this.scheduler.reconcile(id);
+    if (action === 'deleted') return this.maintenance.reload();
+    // Paused or resumed elsewhere: the owner takes the state that instance wrote.
+    if (wasEnabled !== undefined && wasEnabled !== this.runtime.get(id)?.definition.enabled)
+      this.refreshSoon(id);
+  }
+
+  private refreshSoon(id: number): void {
+    this.refreshIds.add(id);
+    this.refreshTimer ??= setTimeout(() => {
+      const ids = [...this.refreshIds];
+      this.refreshIds = new Set();
+      this.refreshTimer = undefined;
+      void this.runtime.refresh(ids, (sensor) => this.scheduler.owns(sensor));
+    }, REFRESH_BATCH_MS);
+  }
+
+  /** Re-reads every sensor definition, the maintenance windows and the map settings. */
+  resync(): Promise<void> {
+    this.resyncing ??= (async () => {
+      await this.scheduler.resync();
+      await this.maintenance.reload();
+      await this.mapSettings.reload();
+    })().finally(() => (this.resyncing = undefined));
+    return this.resyncing;
+  }
+}

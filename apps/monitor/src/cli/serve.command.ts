@@ -4,6 +4,8 @@ import { createApp } from '../create-app';
 import { loadConfig } from '../core/config/config.loader';
 import { ConfigError, type MonitorConfig } from '../core/config/monitor-config';
 import { buildInfo } from '../core/build-info';
+import { lockDataDirectory, type DataDirectoryLock } from '../core/database/data-directory-lock';
+import { prepareSqliteDirectory } from '../core/database/open-database';
 import { createLogger, type AppLogger } from '../core/logging/logger';
 import { dropIdentity } from '../core/process/identity';
 import { StartupError } from '../core/process/startup-error';
@@ -32,8 +34,10 @@ export class ServeCommand extends ConfigOptions {
     }
     const logger = createLogger(config.log_level);
     let app: NestFastifyApplication;
+    let lock: DataDirectoryLock | null = null;
     try {
       dropIdentity(config, logger);
+      lock = holdSqliteDirectory(config);
       app = await createApp(config, logger);
     } catch (error) {
       if (error instanceof StartupError) exitWithError(error.message, logger);
@@ -43,7 +47,19 @@ export class ServeCommand extends ConfigOptions {
     const stopped = waitForShutdown(app, logger);
     await listen(app, config, logger);
     await stopped;
+    // Held until the database is closed, so the next process never finds it half written.
+    lock?.release();
   }
+}
+
+/**
+ * SQLite is single-instance: serve holds the data directory's lock for its whole life (taken after
+ * the identity drop, so the file belongs to the user that runs). PostgreSQL instances share a database.
+ */
+function holdSqliteDirectory(config: MonitorConfig): DataDirectoryLock | null {
+  if (config.database_url) return null;
+  prepareSqliteDirectory(config.data_dir);
+  return lockDataDirectory(config.data_dir);
 }
 
 async function listen(app: NestFastifyApplication, config: MonitorConfig, logger: AppLogger): Promise<void> {

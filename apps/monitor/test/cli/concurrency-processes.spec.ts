@@ -1,12 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readStoredRows } from '../api/support/concurrency';
-import { RunningServer, startServer, tempDir } from '../support/server-process';
+import { parseLogLines, RunningServer, startServer, tempDir } from '../support/server-process';
+import { describeOnPostgres, itOnPostgres, testBackend } from '../support/test-database';
 
 /**
- * The only-once rules hold across processes: two built servers on one data directory receive
- * conflicting writes at the same moment. The database decides (one winner, the others 409); a
- * rule checked by a read before the write would answer 500 (SQLITE_BUSY) or let both through.
+ * The only-once rules hold across processes: two built servers on one database receive conflicting
+ * writes at the same moment. The database decides (one winner, the others 409); a rule checked by a
+ * read before the write would answer 500 or let both through. Since issue 16 only PostgreSQL runs
+ * several processes on one database: a second serve on a SQLite data directory refuses to start.
  */
 jest.setTimeout(180_000);
 
@@ -41,6 +43,17 @@ async function signIn(server: RunningServer, username: string, password = PASSWO
   return response.headers.getSetCookie()[0].split(';')[0];
 }
 
+const SEVERAL = 'SQLite allows one serve per data directory (issue 16)';
+
+/** Distinct instance names: instances of one cluster may not share a name. */
+const named = (n: number, env: Record<string, string> = {}) => ({
+  ...env,
+  MONITOR_INSTANCE_NAME: `process-${n}`,
+});
+
+const REFUSAL =
+  /^another monitor is already running on data directory .*: SQLite allows one process; use PostgreSQL \(database_url\) to run several instances$/;
+
 const counts = (answers: Answer[]) => {
   const byStatus: Record<number, number> = {};
   for (const { status } of answers) byStatus[status] = (byStatus[status] ?? 0) + 1;
@@ -51,15 +64,15 @@ const counts = (answers: Answer[]) => {
 const column = async (dataDir: string, query: string): Promise<unknown[]> =>
   (await readStoredRows<Record<string, unknown>>(dataDir, query)).map((row) => Object.values(row)[0]);
 
-describe('only-once rules across two processes on one data directory', () => {
+describeOnPostgres(SEVERAL)('only-once rules across two processes on one database', () => {
   let dataDir: string;
   let servers: RunningServer[];
   let cookies: string[];
 
   beforeAll(async () => {
     dataDir = tempDir('monitor-two-processes-');
-    servers = [await startServer({ dataDir, env: { MONITOR_ADMIN_PASSWORD: PASSWORD } })];
-    servers.push(await startServer({ dataDir }));
+    servers = [await startServer({ dataDir, env: named(0, { MONITOR_ADMIN_PASSWORD: PASSWORD }) })];
+    servers.push(await startServer({ dataDir, env: named(1) }));
     cookies = await Promise.all(servers.map((server) => signIn(server, 'admin')));
   });
 
@@ -168,7 +181,7 @@ describe('only-once rules across two processes on one data directory', () => {
   });
 });
 
-describe('a configuration file applied by two processes starting at once', () => {
+describe('processes starting at once on one data directory, with a configuration file', () => {
   const FILE = `sites:
   - { name: HQ, kind: local }
 channels:
@@ -179,46 +192,65 @@ maintenance:
   - { name: night, starts_at: "2030-01-01T00:00:00Z", ends_at: "2030-01-01T01:00:00Z", sensors: [homepage] }
 `;
 
-  it('four processes starting on one new data directory all start: none takes it for a foreign or locked file', async () => {
-    for (let round = 0; round < 5; round++) {
-      const dataDir = tempDir('monitor-four-starts-');
-      const started = await Promise.allSettled(
-        [0, 1, 2, 3].map(() => startServer({ dataDir, timeoutMs: 60_000 })),
-      );
-      try {
-        expect(started.map((s) => (s.status === 'rejected' ? String(s.reason) : 'started'))).toEqual(
-          Array(4).fill('started'),
+  it(
+    testBackend() === 'postgres'
+      ? 'four processes starting on one new database all start: none takes it for a foreign or locked one'
+      : 'four processes starting on one new data directory: exactly one starts, the others refuse with one line',
+    async () => {
+      for (let round = 0; round < 5; round++) {
+        const dataDir = tempDir('monitor-four-starts-');
+        const started = await Promise.allSettled(
+          [0, 1, 2, 3].map((n) => startServer({ dataDir, env: named(n), timeoutMs: 60_000 })),
         );
-      } finally {
-        for (const s of started) if (s.status === 'fulfilled') await s.value.stop();
-        fs.rmSync(dataDir, { recursive: true, force: true });
+        try {
+          const outcomes = started.map((s) => (s.status === 'rejected' ? String(s.reason) : 'started'));
+          if (testBackend() === 'postgres') {
+            expect(outcomes).toEqual(Array(4).fill('started'));
+            continue;
+          }
+          expect(outcomes.filter((o) => o === 'started')).toHaveLength(1);
+          for (const outcome of outcomes.filter((o) => o !== 'started')) {
+            expect(outcome).toMatch(/^Error: server exited with 1 before listening:/);
+            const errors = parseLogLines(outcome.split('\n').slice(1).join('\n')).filter(
+              (line) => line.level === 'error',
+            );
+            expect(errors.map((line) => line.msg)).toEqual([expect.stringMatching(REFUSAL)]);
+          }
+        } finally {
+          for (const s of started) if (s.status === 'fulfilled') await s.value.stop();
+          fs.rmSync(dataDir, { recursive: true, force: true });
+        }
       }
-    }
-  });
+    },
+  );
 
-  it.each([
-    ['a new data directory (migrations race too)', false],
+  const onPostgres = itOnPostgres(SEVERAL);
+  for (const [name, existing] of [
+    ['a new database (migrations race too)', false],
     ['an existing database', true],
-  ])('on %s both start, and every declared row exists once', async (_name, existing) => {
-    for (let round = 0; round < 3; round++) {
-      const dataDir = tempDir('monitor-two-starts-');
-      if (existing) await (await startServer({ dataDir })).stop();
-      const config = path.join(dataDir, 'monitor.yaml');
-      fs.writeFileSync(config, FILE);
-      const started = await Promise.allSettled(
-        [0, 1].map(() => startServer({ dataDir, args: ['--config', config], timeoutMs: 60_000 })),
-      );
-      try {
-        expect(started.map((s) => (s.status === 'rejected' ? String(s.reason) : 'started'))).toEqual([
-          'started',
-          'started',
-        ]);
-        for (const table of ['sites', 'channels', 'sensors', 'maintenance_windows'])
-          expect([table, (await column(dataDir, `SELECT count(*) FROM ${table}`))[0]]).toEqual([table, 1]);
-      } finally {
-        for (const s of started) if (s.status === 'fulfilled') await s.value.stop();
-        fs.rmSync(dataDir, { recursive: true, force: true });
+  ] as const)
+    onPostgres(`on ${name} both start, and every declared row exists once`, async () => {
+      for (let round = 0; round < 3; round++) {
+        const dataDir = tempDir('monitor-two-starts-');
+        if (existing) await (await startServer({ dataDir })).stop();
+        const config = path.join(dataDir, 'monitor.yaml');
+        fs.writeFileSync(config, FILE);
+        const started = await Promise.allSettled(
+          [0, 1].map((n) =>
+            startServer({ dataDir, env: named(n), args: ['--config', config], timeoutMs: 60_000 }),
+          ),
+        );
+        try {
+          expect(started.map((s) => (s.status === 'rejected' ? String(s.reason) : 'started'))).toEqual([
+            'started',
+            'started',
+          ]);
+          for (const table of ['sites', 'channels', 'sensors', 'maintenance_windows'])
+            expect([table, (await column(dataDir, `SELECT count(*) FROM ${table}`))[0]]).toEqual([table, 1]);
+        } finally {
+          for (const s of started) if (s.status === 'fulfilled') await s.value.stop();
+          fs.rmSync(dataDir, { recursive: true, force: true });
+        }
       }
-    }
-  });
+    });
 });

@@ -25,7 +25,8 @@ const onSqlite = testBackend() === 'sqlite';
 const CHECK_NAMES = onSqlite
   ? ['configuration', 'data_directory', 'database', 'migrations', 'disk']
   : ['configuration', 'data_directory', 'database', 'migrations', 'tables', 'disk'];
-const DATABASE_FILES = onSqlite ? ['monitor.db'] : [];
+// serve's lock file (issue 16) stays after a stop; the doctor neither takes nor changes it.
+const DATABASE_FILES = onSqlite ? ['monitor.db', 'monitor.lock'] : [];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

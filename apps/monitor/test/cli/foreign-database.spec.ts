@@ -53,13 +53,14 @@ describe('a database of another application', () => {
       expect(errors[0].msg).toContain(`${file} is not a monitor database`);
       expect(errors[0].msg).toContain('tables notes, users');
       expect(sha256(file)).toBe(before);
-      expect(fs.readdirSync(dataDir)).toEqual(['monitor.db']);
+      // Only serve's lock file (issue 16) is added beside it, taken before the database is looked at.
+      expect(fs.readdirSync(dataDir).sort()).toEqual(['monitor.db', 'monitor.lock']);
 
       const doctor = await runCli(['doctor', '--data-dir', dataDir]);
       expect(doctor.code).toBe(1);
       expect(doctor.stdout).toMatch(new RegExp(`PROBLEM database: ${file}.* is not a monitor database`));
       expect(sha256(file)).toBe(before);
-      expect(fs.readdirSync(dataDir)).toEqual(['monitor.db']);
+      expect(fs.readdirSync(dataDir).sort()).toEqual(['monitor.db', 'monitor.lock']);
     },
   );
 

@@ -89,3 +89,22 @@ export function itOnSqlite(why: string) {
       ? it(title, fn, timeout)
       : it.skip(`${title} (SQLite only: ${why})`, fn, timeout);
 }
+
+/**
+ * `it` for a test of something only PostgreSQL allows (several instances on one database): on
+ * SQLite it is skipped with the reason in its title, which the test run lists.
+ */
+export function itOnPostgres(why: string) {
+  return (title: string, fn: jest.ProvidesCallback, timeout?: number): void =>
+    testBackend() === 'postgres'
+      ? it(title, fn, timeout)
+      : it.skip(`${title} (PostgreSQL only: ${why})`, fn, timeout);
+}
+
+/** `describe` whose tests run only on PostgreSQL; on SQLite each is skipped with the reason. */
+export function describeOnPostgres(why: string) {
+  return (title: string, fn: () => void): void =>
+    testBackend() === 'postgres'
+      ? describe(title, fn)
+      : describe.skip(`${title} (PostgreSQL only: ${why})`, fn);
+}

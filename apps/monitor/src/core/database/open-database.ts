@@ -15,6 +15,9 @@ type Entities = MixedList<Function | string | EntitySchema>;
 /** Milliseconds a writer waits for a lock before SQLITE_BUSY. */
 export const BUSY_TIMEOUT_MS = 5000;
 
+const cannotOpenDatabase = (file: string, error: unknown): StartupError =>
+  new StartupError(`cannot open database ${file}${currentUidText()}: ${describeErrno(error)}`);
+
 /**
  * Creates the data directory when missing, opens `<data-dir>/monitor.db` (WAL, foreign keys,
  * busy timeout), applies pending migrations and marks the file as ours. A database of another
@@ -26,15 +29,8 @@ export async function openDatabase(
   health = new StorageHealth(),
 ): Promise<DataSource> {
   const file = databasePath(dataDir);
-  const cannotOpen = (error: unknown) =>
-    new StartupError(`cannot open database ${file}${currentUidText()}: ${describeErrno(error)}`);
-
-  try {
-    makeDataDirectory(dataDir);
-    if (fs.existsSync(file)) fs.accessSync(file, fs.constants.R_OK | fs.constants.W_OK);
-  } catch (error) {
-    throw cannotOpen(error);
-  }
+  const cannotOpen = (error: unknown) => cannotOpenDatabase(file, error);
+  prepareSqliteDirectory(dataDir);
 
   // Opening through TypeORM switches the file to WAL at once: look at it read-only first.
   let identity: ReturnType<typeof identifyDatabaseFile>;
@@ -77,6 +73,20 @@ export async function openDatabase(
     throw new StartupError(`cannot migrate database ${file}: ${describeErrno(error)}`);
   }
   return dataSource;
+}
+
+/**
+ * Creates the data directory when missing and checks that this process may write in it and the
+ * database file; `serve` calls it before taking the directory's lock, so both fail with one line.
+ */
+export function prepareSqliteDirectory(dataDir: string): void {
+  const file = databasePath(dataDir);
+  try {
+    makeDataDirectory(dataDir);
+    if (fs.existsSync(file)) fs.accessSync(file, fs.constants.R_OK | fs.constants.W_OK);
+  } catch (error) {
+    throw cannotOpenDatabase(file, error);
+  }
 }
 
 /** Creates the data directory when missing and checks that this process may write in it. */

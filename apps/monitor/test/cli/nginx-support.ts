@@ -124,8 +124,10 @@ const accepts = (port: number): Promise<boolean> =>
 export interface EventStream {
   status: number;
   headers: http.IncomingHttpHeaders;
-  /** `event:` frames received so far, data parsed. */
-  events: { event: string; data: unknown }[];
+  /** `event:` frames received so far, data parsed, each with the keep-alive comments before it. */
+  events: { event: string; data: unknown; commentsBefore: number }[];
+  /** Keep-alive comments received so far. */
+  comments: number;
   close(): void;
 }
 
@@ -142,6 +144,7 @@ export function openEventStream(url: string, cookie: string): Promise<EventStrea
         status: response.statusCode ?? 0,
         headers: response.headers,
         events: [],
+        comments: 0,
         close: () => request.destroy(),
       };
       let pending = '';
@@ -155,7 +158,13 @@ export function openEventStream(url: string, cookie: string): Promise<EventStrea
           pending = pending.slice(boundary + 2);
           const event = /^event: (.*)$/m.exec(block)?.[1];
           const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (event !== undefined) stream.events.push({ event, data: JSON.parse(data ?? 'null') as unknown });
+          if (block.startsWith(':')) stream.comments++;
+          else if (event !== undefined)
+            stream.events.push({
+              event,
+              data: JSON.parse(data ?? 'null') as unknown,
+              commentsBefore: stream.comments,
+            });
         }
       });
       resolve(stream);

@@ -189,11 +189,21 @@ onPostgres(`several instances on one PostgreSQL (PostgreSQL only: SQLite serves 
     }
   });
 
-  it('an event caused on one instance arrives on a stream opened on another; an edit through one changes the probing on the owner within 2 s', async () => {
+  it('a session and its preferences work through any instance; an event caused on one instance arrives on a stream opened on another; an edit through one changes the probing on the owner within 2 s', async () => {
     for (const name of NAMES.slice(0, 2)) await cluster.start(name);
     const [a, b] = [cluster.get('node-a'), cluster.get('node-b')];
     const key = await apiKey(a);
-    const cookie = await login(b);
+    // A session signed in on one instance works on the other, and so do its preferences.
+    const cookie = await login(a);
+    const saved = await fetch(`${a.url}/api/settings`, {
+      method: 'PUT',
+      headers: { cookie, 'content-type': 'application/json', origin: a.url },
+      body: JSON.stringify({ ui: { density: 'wall' } }),
+    });
+    expect(saved.status).toBe(200);
+    const read = await fetch(`${b.url}/api/settings`, { headers: { cookie } });
+    expect(read.status).toBe(200);
+    expect(((await read.json()) as { ui: { density: string } }).ui.density).toBe('wall');
     const controller = new AbortController();
     const stream = await fetch(`${b.url}/api/events`, {
       headers: { cookie, accept: 'text/event-stream' },

@@ -30,6 +30,8 @@ export interface TestApp {
 }
 
 /** The real application on a temp data directory, listening on 127.0.0.1 with a free port. */
+let appsStarted = 0;
+
 export async function startTestApp(
   options: CreateAppOptions & {
     env?: Record<string, string>;
@@ -41,7 +43,13 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'monitor-api-'));
   const config = resolveConfig({
-    env: { ...backendEnv(['--data-dir', dataDir]), ...options.env },
+    // Apps of one test process share its pid, so each gets a name of its own (several on one
+    // PostgreSQL database are a cluster, where names are unique).
+    env: {
+      ...backendEnv(['--data-dir', dataDir]),
+      MONITOR_INSTANCE_NAME: `test-app-${process.pid}-${++appsStarted}`,
+      ...options.env,
+    },
     file: options.file === undefined ? undefined : { path: 'test-config.yaml', data: options.file },
     flags: { listen: '127.0.0.1:0', dataDir, logLevel: options.logLevel ?? 'info' },
     cwd: process.cwd(),

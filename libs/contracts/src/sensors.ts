@@ -68,6 +68,12 @@ export interface ProbeResult {
   latency_ms: number | null;
 }
 
+/** A result as stored (GET /api/sensors/{id}/results): it names the instance that probed it. */
+export interface StoredProbeResult extends ProbeResult {
+  /** The `instance_name` of the prober; '' in single-instance mode (SQLite) and for sample data. */
+  instance: string;
+}
+
 export interface Incident {
   id: number;
   sensor_id: number;

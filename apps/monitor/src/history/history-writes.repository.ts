@@ -26,19 +26,27 @@ const marks = (ids: number[]): string => ids.map(() => '?').join(', ');
 /**
  * PostgreSQL's result batch: one multi-row statement per chunk (under the 65,535 parameters of a
  * statement). A sensor deleted while its result waited is skipped; a result already stored (a
- * retried batch whose commit went through) is not stored twice.
+ * retried batch whose commit went through) is not stored twice. Every result of a batch names the
+ * same prober, so `instance` is one parameter of the statement, not one per row.
  */
-export async function insertResultsBatch(tx: SqlExecutor, results: StoredResult[]): Promise<void> {
+export async function insertResultsBatch(
+  tx: SqlExecutor,
+  results: StoredResult[],
+  instance: string,
+): Promise<void> {
   for (let at = 0; at < results.length; at += RESULTS_PER_STATEMENT) {
     const chunk = results.slice(at, at + RESULTS_PER_STATEMENT);
     await tx.run(
-      `INSERT INTO probe_results (sensor_id, ts, success, status_code, latency_ms, message)
-       SELECT v.sensor_id, v.ts, v.success, v.status_code, v.latency_ms, v.message
+      `INSERT INTO probe_results (sensor_id, ts, success, status_code, latency_ms, message, instance)
+       SELECT v.sensor_id, v.ts, v.success, v.status_code, v.latency_ms, v.message, CAST(? AS TEXT)
        FROM (VALUES ${chunk.map(() => RESULT_VALUES_ROW).join(', ')})
          AS v(sensor_id, ts, success, status_code, latency_ms, message)
        WHERE EXISTS (SELECT 1 FROM sensors s WHERE s.id = v.sensor_id)
        ON CONFLICT (sensor_id, ts) DO NOTHING`,
-      chunk.flatMap((r) => [r.sensorId, r.ts, r.success, r.statusCode, r.latencyMs, r.message]),
+      [
+        instance,
+        ...chunk.flatMap((r) => [r.sensorId, r.ts, r.success, r.statusCode, r.latencyMs, r.message]),
+      ],
     );
   }
 }

@@ -1,12 +1,12 @@
 import { Controller, Get, Param, ParseIntPipe, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RequireAccess } from '../auth/access.decorator';
-import { ProbeResultDto } from '../sensors/dto/sensor-view.dto';
 import {
   RangeQueryDto,
   ResultsQueryDto,
   RESULTS_LIMIT,
   SeriesResponseDto,
+  StoredProbeResultDto,
   UptimeResponseDto,
 } from './dto/history.dto';
 import { HistoryService } from './history.service';
@@ -21,8 +21,11 @@ export class HistoryController {
   /** Recent raw results, newest first. */
   @Get(':id/results')
   @RequireAccess('viewer')
-  @ApiOkResponse({ type: [ProbeResultDto] })
-  results(@Param('id', ParseIntPipe) id: number, @Query() query: ResultsQueryDto): Promise<ProbeResultDto[]> {
+  @ApiOkResponse({ type: [StoredProbeResultDto] })
+  results(
+    @Param('id', ParseIntPipe) id: number,
+    @Query() query: ResultsQueryDto,
+  ): Promise<StoredProbeResultDto[]> {
     return this.history.results(id, query.limit ?? RESULTS_LIMIT.default);
   }
 

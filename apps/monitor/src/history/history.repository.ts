@@ -31,6 +31,8 @@ export interface ResultRow {
   status_code: number | null;
   latency_ms: number | null;
   message: string;
+  /** The instance that probed it; '' in single-instance mode. */
+  instance: string;
 }
 
 interface BucketRow {
@@ -121,8 +123,8 @@ class SqliteStatements {
     this.pruneHourly = db.prepare('DELETE FROM rollup_hourly WHERE sensor_id = ? AND bucket_start < ?');
     // A sensor deleted while its result waited in the batch is skipped rather than failing it.
     this.insertResult = db.prepare(
-      `INSERT INTO probe_results (sensor_id, ts, success, status_code, latency_ms, message)
-       SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM sensors WHERE id = ?)`,
+      `INSERT INTO probe_results (sensor_id, ts, success, status_code, latency_ms, message, instance)
+       SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM sensors WHERE id = ?)`,
     );
   }
 }
@@ -153,7 +155,7 @@ export class HistoryRepository {
 
   async recentResults(sensorId: number, limit: number): Promise<ResultRow[]> {
     const rows = await this.sql.all<ResultRow>(
-      `SELECT ts, success, status_code, latency_ms, message FROM probe_results
+      `SELECT ts, success, status_code, latency_ms, message, instance FROM probe_results
        WHERE sensor_id = ? ORDER BY ts DESC LIMIT ?`,
       [sensorId, limit],
     );
@@ -209,8 +211,8 @@ export class HistoryRepository {
     return rows.map((r) => ({ sensor_id: Number(r.sensor_id), count: Number(r.count), up: Number(r.up) }));
   }
 
-  /** Stores one result under `ts` (a deleted sensor's result is skipped). */
-  insertResultNow(r: StoredResult, ts: number): void {
+  /** Stores one result under `ts`, probed by `instance` (a deleted sensor's result is skipped). */
+  insertResultNow(r: StoredResult, ts: number, instance: string): void {
     this.q.insertResult.run(
       r.sensorId,
       ts,
@@ -218,13 +220,14 @@ export class HistoryRepository {
       r.statusCode,
       r.latencyMs,
       r.message,
+      instance,
       r.sensorId,
     );
   }
 
   // Set-based writes for both backends (see history-writes.repository.ts).
-  insertResultsBatch(tx: SqlExecutor, results: StoredResult[]): Promise<void> {
-    return insertResultsBatchStatement(tx, results);
+  insertResultsBatch(tx: SqlExecutor, results: StoredResult[], instance: string): Promise<void> {
+    return insertResultsBatchStatement(tx, results, instance);
   }
 
   summariseHours(tx: SqlExecutor, sensorIds: number[], from: number, to: number): Promise<number> {
@@ -243,14 +246,14 @@ export class HistoryRepository {
     return pruneHourlyStatement(tx, sensorIds, before);
   }
 
-  /** Stores one result under `ts` inside `tx` (a deleted sensor's result is skipped). */
-  async insertResult(tx: SqlExecutor, r: StoredResult, ts: number): Promise<void> {
+  /** Stores one result under `ts` inside `tx`, probed by `instance` (a deleted sensor's is skipped). */
+  async insertResult(tx: SqlExecutor, r: StoredResult, ts: number, instance: string): Promise<void> {
     await tx.run(
-      `INSERT INTO probe_results (sensor_id, ts, success, status_code, latency_ms, message)
+      `INSERT INTO probe_results (sensor_id, ts, success, status_code, latency_ms, message, instance)
        SELECT CAST(? AS INTEGER), CAST(? AS BIGINT), CAST(? AS BOOLEAN), CAST(? AS INTEGER),
-         CAST(? AS DOUBLE PRECISION), CAST(? AS TEXT)
+         CAST(? AS DOUBLE PRECISION), CAST(? AS TEXT), CAST(? AS TEXT)
        WHERE EXISTS (SELECT 1 FROM sensors WHERE id = ?)`,
-      [r.sensorId, ts, r.success, r.statusCode, r.latencyMs, r.message, r.sensorId],
+      [r.sensorId, ts, r.success, r.statusCode, r.latencyMs, r.message, instance, r.sensorId],
     );
   }
 

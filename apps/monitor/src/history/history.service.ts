@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type {
   HistoryRange,
   HistoryTier,
-  ProbeResult,
   SeriesResponse,
+  StoredProbeResult,
   UptimeResponse,
 } from '@monitor/contracts';
 import {
@@ -60,7 +60,7 @@ export class HistoryService {
     };
   }
 
-  async results(sensorId: number, limit: number): Promise<ProbeResult[]> {
+  async results(sensorId: number, limit: number): Promise<StoredProbeResult[]> {
     await this.sensor(sensorId);
     await this.writer.flushed();
     return (await this.queries.recentResults(sensorId, limit)).map((row) => ({
@@ -69,6 +69,7 @@ export class HistoryService {
       status_code: row.status_code,
       message: row.message,
       latency_ms: row.latency_ms,
+      instance: row.instance,
     }));
   }
 

@@ -10,6 +10,8 @@ export class ProbeResultEntity {
   @Column({ name: 'status_code', type: 'integer', nullable: true }) statusCode!: number | null;
   @Column({ name: 'latency_ms', type: 'real', nullable: true }) latencyMs!: number | null;
   @Column({ type: 'text', default: '' }) message!: string;
+  /** The instance that probed it ('' in single-instance mode); migration 5. */
+  @Column({ type: 'text', default: '' }) instance!: string;
 
   @ManyToOne(() => SensorEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'sensor_id', foreignKeyConstraintName: 'FK_probe_results_sensor' })

@@ -5,6 +5,7 @@ import { StorageHealth } from '../core/database/storage-health';
 import { UnitOfWork, type SqlExecutor } from '../core/database/unit-of-work';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
+import { INSTANCE_IDENTITY, type InstanceIdentity } from '../core/process/instance-identity';
 import type { SensorRuntimeColumns } from '../sensors/sensor-runtime-columns';
 import { SensorsRepository } from '../sensors/sensors.repository';
 import { HistoryRepository } from './history.repository';
@@ -56,7 +57,13 @@ export class ResultWriter implements OnModuleInit {
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
     private readonly health: StorageHealth,
     private readonly sensorRows: SensorsRepository,
-  ) {}
+    @Inject(INSTANCE_IDENTITY) identity: InstanceIdentity,
+  ) {
+    this.instance = identity.resultInstance;
+  }
+
+  /** The prober every result written here names: this instance, or '' in single-instance mode. */
+  private readonly instance: string;
 
   /** PostgreSQL: the flush in progress (one at a time), and whether another is due after it. */
   private flushing?: Promise<void>;
@@ -79,12 +86,12 @@ export class ResultWriter implements OnModuleInit {
   ): void | Promise<void> {
     if (this.unit.dialect === 'postgres')
       return this.unit.transaction(async (tx) => {
-        await this.history.insertResultsBatch(tx, results);
+        await this.history.insertResultsBatch(tx, results, this.instance);
         await this.sensorRows.writeRuntimeBatch(tx, [...sensors]);
       });
     this.unit.now(() => {
       // A sensor deleted while its result waited here is skipped rather than failing the batch.
-      for (const r of results) this.history.insertResultNow(r, r.ts);
+      for (const r of results) this.history.insertResultNow(r, r.ts, this.instance);
       for (const [id, s] of sensors) this.sensorRows.writeRuntimeNow(id, s);
     });
   }
@@ -107,7 +114,7 @@ export class ResultWriter implements OnModuleInit {
    */
   async writeIn(tx: SqlExecutor, result: StoredResult, sensor: SensorRuntimeColumns): Promise<number> {
     const ts = this.nextTs(result);
-    await this.history.insertResult(tx, result, ts);
+    await this.history.insertResult(tx, result, ts, this.instance);
     await this.writeSensorIn(tx, result.sensorId, sensor);
     return ts;
   }

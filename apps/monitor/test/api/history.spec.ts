@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ProbeResult, SeriesResponse, UptimeResponse } from '@monitor/contracts';
+import type { SeriesResponse, StoredProbeResult, UptimeResponse } from '@monitor/contracts';
 import { DataSource } from 'typeorm';
 import { sqlClientFor } from '../../src/core/database/sql-client';
 import { RollupMaintenance } from '../../src/history/rollup-maintenance.service';
@@ -112,7 +112,13 @@ describe('history: results, rollups, retention and tiered reads', () => {
         sensorId,
         minutely(T0, 100, (i) => i % 10 !== 0),
       );
-      const res = await call<ProbeResult[]>(t, 'GET', `/api/sensors/${sensorId}/results`, undefined, admin);
+      const res = await call<StoredProbeResult[]>(
+        t,
+        'GET',
+        `/api/sensors/${sensorId}/results`,
+        undefined,
+        admin,
+      );
       expect(res.status).toBe(200);
       expect(res.body).toHaveLength(40);
       expect(res.body[0]).toEqual({
@@ -121,6 +127,8 @@ describe('history: results, rollups, retention and tiered reads', () => {
         status_code: 200,
         message: 'HTTP 200',
         latency_ms: 14,
+        // Rows written here without a prober, as sample data is.
+        instance: '',
       });
       expect(res.body[9]).toMatchObject({
         ts: new Date(T0 + 90 * MINUTE).toISOString(),
@@ -137,7 +145,7 @@ describe('history: results, rollups, retention and tiered reads', () => {
         ['1', 1],
         ['1000', 1000],
       ] as const) {
-        const res = await call<ProbeResult[]>(
+        const res = await call<StoredProbeResult[]>(
           t,
           'GET',
           `/api/sensors/${sensorId}/results?limit=${limit}`,
@@ -161,7 +169,13 @@ describe('history: results, rollups, retention and tiered reads', () => {
 
     it('includes a result still waiting for its batch write', async () => {
       await feed(t, sensorId, success(), clock.now());
-      const res = await call<ProbeResult[]>(t, 'GET', `/api/sensors/${sensorId}/results`, undefined, admin);
+      const res = await call<StoredProbeResult[]>(
+        t,
+        'GET',
+        `/api/sensors/${sensorId}/results`,
+        undefined,
+        admin,
+      );
       expect(res.body.map((r) => r.ts)).toEqual([new Date(clock.now()).toISOString()]);
     });
 

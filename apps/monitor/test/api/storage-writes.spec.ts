@@ -3,8 +3,9 @@ import { HistoryRepository } from '../../src/history/history.repository';
 import { FLUSH_SIZE, ResultWriter } from '../../src/history/result-writer.service';
 import { SensorsRepository } from '../../src/sensors/sensors.repository';
 import { accountWithRole, apiKeyHeaders, call, setupAdmin, type Headers } from './support/http';
-import { createSensor } from './support/sensors';
+import { createSensor, sql } from './support/sensors';
 import { startTestApp, type TestApp } from './support/test-app';
+import { testBackend } from '../support/test-database';
 
 /*
  * Runs on both backends (the api and api-pg projects): the result batch and the `atomically`
@@ -14,12 +15,16 @@ import { startTestApp, type TestApp } from './support/test-app';
 
 jest.setTimeout(60_000);
 
+/** Results name their prober on PostgreSQL only (issue 16). */
+const INSTANCE = 'batch-writer';
+const PROBER = testBackend() === 'postgres' ? INSTANCE : '';
+
 describe('storage: the result batch', () => {
   let t: TestApp;
   let admin: Headers;
 
   beforeAll(async () => {
-    t = await startTestApp({ startScheduler: false });
+    t = await startTestApp({ startScheduler: false, env: { MONITOR_INSTANCE_NAME: INSTANCE } });
     admin = await setupAdmin(t);
   });
   afterAll(() => t.close());
@@ -80,7 +85,22 @@ describe('storage: the result batch', () => {
     expect(await history.resultSpan(b.id)).toEqual({ first: start, last: start + 2 * per - 1 });
     const newestOfB = await history.recentResults(b.id, 1);
     expect(newestOfB).toEqual([
-      { ts: start + 2 * per - 1, success: 0, status_code: 503, latency_ms: null, message: 'b' },
+      {
+        ts: start + 2 * per - 1,
+        success: 0,
+        status_code: 503,
+        latency_ms: null,
+        message: 'b',
+        instance: PROBER,
+      },
+    ]);
+    const probers = await sql<{ instance: string; n: number }>(
+      t,
+      'SELECT instance, count(*) AS n FROM probe_results WHERE sensor_id IN (?, ?) GROUP BY instance',
+      [a.id, b.id],
+    );
+    expect(probers.map((p) => ({ instance: p.instance, n: Number(p.n) }))).toEqual([
+      { instance: PROBER, n: 4 * per },
     ]);
     const stored = (await t.app.get(SensorsRepository).one(a.id))!.sensor;
     expect(stored).toMatchObject({

@@ -244,6 +244,8 @@ describe('moving an installation', () => {
       'INSERT INTO probe_results (sensor_id, ts, success, latency_ms, message) VALUES (1, ?, ?, 3.5, ?), (1, ?, ?, NULL, ?)',
       [now, true, 'ok', now + 1, false, 'refused'],
     );
+    // The prober of a result (issue 16) moves with it; an older row has the column's default.
+    await db.run(`UPDATE probe_results SET instance = 'east-1' WHERE ts = ?`, [now + 1]);
     await db.run(
       `INSERT INTO users (username, password_hash, role, created_at, updated_at) VALUES ('Admin', 'h', 'admin', ?, ?)`,
       [now, now],
@@ -257,6 +259,10 @@ describe('moving an installation', () => {
     expect(sensors).toEqual([
       { id: 1, parent_id: 2, enabled: false, latency_ms: 12.625 },
       { id: 2, parent_id: null, enabled: true, latency_ms: null },
+    ]);
+    expect(await query(pgUrl, 'SELECT instance FROM probe_results ORDER BY ts')).toEqual([
+      { instance: '' },
+      { instance: 'east-1' },
     ]);
     // User names stay case-insensitive on PostgreSQL.
     expect(await query(pgUrl, `SELECT id FROM users WHERE username = 'admin'`)).toHaveLength(1);

@@ -52,7 +52,11 @@ console.log(
     signedIn: login.data.ok === true,
     sensor: { id, name: created.data.name, type: created.data.type },
     probe: { success: probe.data.success, status_code: probe.data.status_code },
-    results: results.data.map((result) => ({ success: result.success, status_code: result.status_code })),
+    results: results.data.map((result) => ({
+      success: result.success,
+      status_code: result.status_code,
+      prober: typeof result.instance,
+    })),
     unknown: { status: unknown.response.status, error: unknown.error?.error },
     anonymous: { status: anonymousList.response.status, error: anonymousList.error?.error },
   }),
@@ -185,7 +189,7 @@ describe('typed client generated from docs/openapi.json', () => {
       signedIn: true,
       sensor: { id: expect.any(Number) as number, name: 'typed client target', type: 'http' },
       probe: { success: true, status_code: 200 },
-      results: [{ success: true, status_code: 200 }],
+      results: [{ success: true, status_code: 200, prober: 'string' }],
       unknown: { status: 404, error: expect.stringContaining('no sensor') as string },
       anonymous: { status: 401, error: expect.any(String) as string },
     });

@@ -4,11 +4,13 @@ import {
   type HistoryTier,
   type SeriesPoint,
   type SeriesResponse,
+  type StoredProbeResult,
   type UptimeResponse,
 } from '@monitor/contracts';
 import { Transform, type TransformFnParams } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { IncidentDto } from '../../incidents/dto/incident.dto';
+import { ProbeResultDto } from '../../sensors/dto/sensor-view.dto';
 
 const toInteger = ({ value }: TransformFnParams): unknown =>
   typeof value === 'string' && /^[0-9]{1,15}$/.test(value) ? Number(value) : value;
@@ -26,6 +28,11 @@ export class ResultsQueryDto {
   @Min(RESULTS_LIMIT.min, limitMessage)
   @Max(RESULTS_LIMIT.max, limitMessage)
   limit?: number;
+}
+
+export class StoredProbeResultDto extends ProbeResultDto implements StoredProbeResult {
+  /** The `instance_name` of the instance that probed it; '' in single-instance mode and for sample data. */
+  instance!: string;
 }
 
 export class RangeQueryDto {

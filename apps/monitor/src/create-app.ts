@@ -109,6 +109,12 @@ export async function createApp(
     app,
     options.dashboardDir === undefined ? dashboardDirectory() : options.dashboardDir,
   );
-  await app.init();
+  try {
+    await app.init();
+  } catch (error) {
+    // What did start is stopped again (the cluster session, the pool): a refused start leaks nothing.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   return app;
 }

@@ -58,27 +58,29 @@ export class AlertOutboxRepository {
     return rows;
   }
 
+  /** The processes that claimed rows still unfinished (the unclaimed ones are not listed). */
+  async unfinishedClaimers(): Promise<string[]> {
+    const rows = await this.sql.all<{ claimed_by: string }>(
+      'SELECT DISTINCT claimed_by FROM alert_outbox WHERE finished_at IS NULL AND claimed_by IS NOT NULL',
+    );
+    return rows.map((r) => r.claimed_by);
+  }
+
   /**
-   * Claims, for this process, unfinished rows created before `createdBefore` whose claimer is not
-   * among `liveTokens` (oldest first, at most `limit`). The age keeps a newcomer's first rows, written
-   * before this process has heard of it, its own. On PostgreSQL rows another instance is claiming at
-   * this moment are skipped (`SKIP LOCKED`), so each row is claimed once.
+   * Claims for this process the unfinished rows that nobody claimed or that `orphaned` processes
+   * claimed (oldest first, at most `limit`). On PostgreSQL rows another instance is claiming at this
+   * moment are skipped (`SKIP LOCKED`) and re-checked once it committed, so each row is claimed once.
    */
-  async claimOrphans(
-    liveTokens: readonly string[],
-    createdBefore: number,
-    limit = 500,
-  ): Promise<PendingDelivery[]> {
-    const live = liveTokens.map(() => '?').join(', ');
+  async claimOrphans(orphaned: readonly string[], limit = 500): Promise<PendingDelivery[]> {
+    const claimers = orphaned.length > 0 ? ` OR claimed_by IN (${orphaned.map(() => '?').join(', ')})` : '';
     const lock = this.sql.dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
     const rows = await this.sql.all<{ id: number; channel_id: number; payload: string }>(
       `UPDATE alert_outbox SET claimed_by = ? WHERE id IN (
          SELECT id FROM alert_outbox
-         WHERE finished_at IS NULL AND created_at < ?
-           AND (claimed_by IS NULL OR claimed_by NOT IN (${live}))
+         WHERE finished_at IS NULL AND (claimed_by IS NULL${claimers})
          ORDER BY id LIMIT ? ${lock})
        RETURNING id, channel_id, payload`,
-      [this.self.token, createdBefore, ...liveTokens, limit],
+      [this.self.token, ...orphaned, limit],
     );
     return rows
       .sort((a, b) => Number(a.id) - Number(b.id))

@@ -74,10 +74,9 @@ export class DeliveryService implements OnModuleInit, OnApplicationShutdown {
    */
   async resendUnfinished(): Promise<number> {
     let queued = 0;
+    const orphaned = this.membership.orphaned(await this.outbox.unfinishedClaimers());
     for (;;) {
-      const { clustered } = this.membership.self;
-      const before = clustered ? this.clock.now() - 2 * this.membership.periodMs : Number.MAX_SAFE_INTEGER;
-      const orphans = await this.outbox.claimOrphans(this.membership.liveTokens(), before);
+      const orphans = await this.outbox.claimOrphans(orphaned);
       for (const { outboxId, channelId, alert } of orphans) {
         if (this.claim(outboxId)) {
           this.enqueue(channelId, () => this.deliver(channelId, outboxId, alert));
@@ -86,7 +85,7 @@ export class DeliveryService implements OnModuleInit, OnApplicationShutdown {
       }
       if (orphans.length === 0) break;
     }
-    if (queued > 0) this.logger.info({ alerts: queued }, 'sending alerts left unsent by a stopped process');
+    if (queued > 0) this.logger.info({ alerts: queued }, 'sending alerts left unsent by the last run');
     return queued;
   }
 

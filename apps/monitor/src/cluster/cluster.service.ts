@@ -69,14 +69,12 @@ export class ClusterService {
 
   /** Dismisses a stopped or dead instance (and its notice). */
   async forget(name: string): Promise<void> {
-    const known = this.membership.snapshot().rows.some((r) => r.name === name);
-    if (!this.self.clustered || !(await this.membership.forget(name))) {
-      await this.membership.refresh();
-      if (known || this.membership.snapshot().rows.some((r) => r.name === name))
-        throw new ConflictError(
-          `instance "${name}" is alive: only a stopped or dead instance can be removed`,
-        );
-      throw new NotFoundError(`no instance named "${name}"`);
-    }
+    if (this.self.clustered && (await this.membership.forget(name))) return;
+    const listed = this.self.clustered
+      ? this.membership.snapshot().rows.some((r) => r.name === name)
+      : name === this.self.name;
+    if (listed)
+      throw new ConflictError(`instance "${name}" is alive: only a stopped or dead instance can be removed`);
+    throw new NotFoundError(`no instance named "${name}"`);
   }
 }

@@ -43,6 +43,8 @@ export class MembershipService implements OnModuleInit {
   private refreshing?: Promise<void>;
   private left = false;
   private stoppedProbingAt?: number;
+  /** Tokens of unfinished outbox rows not found among the members, and since when. */
+  private readonly unknownSince = new Map<string, number>();
 
   constructor(
     @Inject(INSTANCE_IDENTITY) readonly self: InstanceIdentity,
@@ -70,11 +72,26 @@ export class MembershipService implements OnModuleInit {
     return { now: this.dbNow, rows: this.rows };
   }
 
-  /** Tokens of the processes alive now: outbox rows claimed by any other process are orphans. */
-  liveTokens(): string[] {
-    if (!this.self.clustered) return [this.self.token];
-    const alive = this.rows.filter((r) => isAlive(r, this.dbNow, this.self.deadAfterMs)).map((r) => r.token);
-    return [...new Set([...alive, this.self.token])];
+  /**
+   * Of the processes named (by their start tokens), those whose work others may take over: one
+   * listed as stopped or dead, or one never seen for two periods (an earlier run of a restarted
+   * instance). A token not seen yet may be a newcomer this instance has not read about; alone on
+   * SQLite, every other token is an earlier run.
+   */
+  orphaned(tokens: readonly string[]): string[] {
+    const others = tokens.filter((t) => t !== this.self.token);
+    if (!this.self.clustered) return others;
+    const now = performance.now();
+    const known = new Map(this.rows.map((r) => [r.token, isAlive(r, this.dbNow, this.self.deadAfterMs)]));
+    for (const token of this.unknownSince.keys())
+      if (!others.includes(token)) this.unknownSince.delete(token);
+    return others.filter((token) => {
+      const alive = known.get(token);
+      if (alive !== undefined) return !alive;
+      const since = this.unknownSince.get(token) ?? now;
+      this.unknownSince.set(token, since);
+      return now - since >= 2 * this.periodMs;
+    });
   }
 
   async onModuleInit(): Promise<void> {
@@ -123,6 +140,11 @@ export class MembershipService implements OnModuleInit {
     if (!this.mayProbe()) this.fence();
   }
 
+  /** True when no other instance is alive (always on SQLite). */
+  get alone(): boolean {
+    return !this.rows.some((r) => r.name !== this.self.name && isAlive(r, this.dbNow, this.self.deadAfterMs));
+  }
+
   /**
    * False once the heartbeat has not been renewed for dead_after minus one period while other
    * instances were alive: they are about to take this instance's sensors over.
@@ -130,10 +152,7 @@ export class MembershipService implements OnModuleInit {
   mayProbe(): boolean {
     if (!this.self.clustered) return true;
     if (this.left) return false;
-    const others = this.rows.some(
-      (r) => r.name !== this.self.name && isAlive(r, this.dbNow, this.self.deadAfterMs),
-    );
-    return !others || performance.now() - this.lastRenewed < this.self.deadAfterMs - this.periodMs;
+    return this.alone || performance.now() - this.lastRenewed < this.self.deadAfterMs - this.periodMs;
   }
 
   private fence(): void {
@@ -223,7 +242,7 @@ export class MembershipService implements OnModuleInit {
   /** Removes a stopped or dead instance from the list (its notice); false when it is alive. */
   async forget(name: string): Promise<boolean> {
     const removed = await this.repository.removeUnlessAlive(name, this.self.deadAfterMs);
-    if (removed) await this.refresh();
+    await this.refresh();
     return removed;
   }
 }

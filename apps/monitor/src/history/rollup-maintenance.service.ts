@@ -10,7 +10,7 @@ import {
 } from '@monitor/domain';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { ClusterLocks } from '../cluster/cluster-locks.service';
-import { INSTANCE_IDENTITY, type InstanceIdentity } from '../core/process/instance-identity';
+import { MembershipService } from '../cluster/membership.service';
 import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
@@ -47,7 +47,7 @@ export interface PassReport {
  * yielding between them, so probing and the API never wait long for it. Re-running it rewrites
  * the same buckets.
  */
-/** With several instances an hour is summarised this long after it ends (late probes and batches). */
+/** With other instances alive an hour is summarised this long after it ends (their late results). */
 const CLUSTER_HOLD_MS = 10 * 60_000;
 
 const emptyReport = (): PassReport => ({
@@ -75,7 +75,7 @@ export class RollupMaintenance implements BeforeApplicationShutdown {
     private readonly writer: ResultWriter,
     private readonly clock: Clock,
     private readonly locks: ClusterLocks,
-    @Inject(INSTANCE_IDENTITY) private readonly self: InstanceIdentity,
+    private readonly membership: MembershipService,
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
   ) {}
@@ -150,7 +150,7 @@ export class RollupMaintenance implements BeforeApplicationShutdown {
       Math.min(
         this.openSince(),
         this.writer.oldestPending(),
-        this.self.clustered ? now - CLUSTER_HOLD_MS : Infinity,
+        this.membership.alone ? Infinity : now - CLUSTER_HOLD_MS,
       ),
     );
     for (const piece of pieces(hours)) {

@@ -6,14 +6,7 @@ import {
   type SensorStatus,
   type SparkPoint,
 } from '@monitor/contracts';
-import {
-  Excuse,
-  INITIAL_STATE,
-  rebuildState,
-  SensorEvent,
-  transition,
-  Transition,
-} from '@monitor/domain';
+import { Excuse, INITIAL_STATE, rebuildState, SensorEvent, transition, Transition } from '@monitor/domain';
 import type { ProbeOutcome } from '@monitor/probes';
 import { Clock } from '../core/clock/clock';
 import { EventBus } from '../core/events/event-bus';

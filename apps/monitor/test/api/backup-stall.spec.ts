@@ -73,7 +73,8 @@ async function dumpOf(t: TestApp): Promise<Record<string, string>> {
      WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`,
   );
   const dumped: Record<string, string> = {};
-  for (const { name } of tables) {
+  // The instance's heartbeat renews its row in cluster_instances whatever the requests do.
+  for (const { name } of tables.filter((table) => table.name !== 'cluster_instances')) {
     const hash = createHash('sha256');
     for (const row of await sql(t, `SELECT * FROM "${name}" ORDER BY 1, 2`))
       hash.update(`${JSON.stringify(Object.values(row))}\n`);

@@ -85,7 +85,13 @@ export function startServer(
   const dataDir = options.dataDir ?? tempDir();
   const args = [MAIN_JS, 'serve', '--listen', '127.0.0.1:0', '--data-dir', dataDir, ...(options.args ?? [])];
   const child = spawn(process.execPath, args, {
-    env: cleanEnv({ ...backendEnv(args), ...options.env }),
+    // A restart on the same data directory keeps its instance name, as a restarted instance does
+    // (the default, <hostname>:pid<pid> for port 0, would change with every process).
+    env: cleanEnv({
+      ...backendEnv(args),
+      MONITOR_INSTANCE_NAME: `test-${path.basename(dataDir)}`,
+      ...options.env,
+    }),
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -90,6 +90,7 @@ describe('Instances on the administration page: two processes on one PostgreSQL 
   const servers = new Map<string, RunningServer>();
   let browser: BrowserSession;
   let api: APIRequestContext;
+  let databaseUrl: string;
 
   const start = async (name: string, databaseUrl: string, config: string) => {
     const server = await startServer({
@@ -105,7 +106,7 @@ describe('Instances on the administration page: two processes on one PostgreSQL 
   beforeAll(async () => {
     workDir = await mkdtemp(join(tmpdir(), 'monitor-e2e-cluster-'));
     pg = await startPostgresCluster();
-    const databaseUrl = await pg.createDatabase();
+    databaseUrl = await pg.createDatabase();
     const config = join(workDir, 'monitor.yaml');
     await writeFile(config, 'cluster:\n  dead_after: 3s\n');
     await start('node-a', databaseUrl, config);
@@ -207,6 +208,34 @@ describe('Instances on the administration page: two processes on one PostgreSQL 
     const after = (await (await api.get(`${a.url}/api/cluster`)).json()) as ClusterView;
     expect(after.instances.map((i) => i.name)).toEqual(['node-a']);
     expect(await page.evaluate('window.__sameDocument')).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
+  it('lists a joining instance live, shows it stopped after a clean stop and removes it from its row', async () => {
+    const { page } = browser;
+    const problems = collectProblems(page);
+    const config = join(workDir, 'monitor.yaml');
+    await start('node-c', databaseUrl, config);
+    const rowC = page.getByTestId('cluster-row-node-c');
+    await rowC.waitFor({ state: 'visible', timeout: 20_000 });
+    expect(await rowC.getAttribute('data-state')).toBe('alive');
+
+    expect(await servers.get('node-c')!.stop('SIGTERM')).toBe(0);
+    servers.delete('node-c');
+    await waitFor(async () => (await rowC.getAttribute('data-state')) === 'stopped', 20_000);
+    expect((await rowC.locator('.state').textContent())?.trim()).toBe('■ Stopped');
+    expect(await page.getByTestId('cluster-dead-notice').count()).toBe(0);
+    expect(await page.evaluate('window.__sameDocument')).toBe(true);
+    await screenshots(page, 'admin-instances-stopped');
+
+    await rowC.getByRole('button', { name: 'Remove instance node-c' }).click();
+    await page
+      .getByRole('dialog', { name: 'Remove node-c from the list?' })
+      .getByRole('button', { name: 'Remove', exact: true })
+      .click();
+    await rowC.waitFor({ state: 'detached' });
+    const after = (await (await api.get(`${servers.get('node-a')!.url}/api/cluster`)).json()) as ClusterView;
+    expect(after.instances.map((i) => i.name)).toEqual(['node-a']);
     expect(problems).toEqual([]);
   });
 });

@@ -159,6 +159,18 @@ describe('Instances on the administration page: two processes on one PostgreSQL 
 
     // A marker on the window proves the page is never reloaded from here on.
     await page.evaluate('window.__sameDocument = true');
+    // New sensors reach the loads through the (debounced) sensor events, without a reload.
+    for (let n = 12; n < 15; n++) {
+      const created = await api.post(`${a.url}/api/sensors`, {
+        data: { name: `s${n}`, type: 'http', target: 'http://127.0.0.1:9/', interval: 3600 },
+        headers: { origin: a.url },
+      });
+      expect(created.status()).toBe(201);
+    }
+    await waitFor(async () => {
+      const [x, y] = await loads();
+      return x + y === 15;
+    }, 20_000);
     const killed = await servers.get('node-b')!.stop('SIGKILL');
     servers.delete('node-b');
     expect(killed).toBeNull();
@@ -180,7 +192,7 @@ describe('Instances on the administration page: two processes on one PostgreSQL 
     expect((await rowB.locator('.load').textContent())?.trim()).toBe('—');
     await waitFor(
       async () =>
-        (await page.getByTestId('cluster-row-node-a').locator('.load').textContent())?.trim() === '12',
+        (await page.getByTestId('cluster-row-node-a').locator('.load').textContent())?.trim() === '15',
       20_000,
     );
     expect((await page.getByTestId('cluster-mode').textContent())?.trim()).toMatch(

@@ -82,6 +82,29 @@ describe('Instances on the administration page: one process on SQLite (built ser
     expect(await screenshots(page, 'admin-instances-single')).toEqual([]);
     expect(problems).toEqual([]);
   });
+
+  it('in German, fitting 360 px', async () => {
+    const { page, context } = browser;
+    const problems = collectProblems(page);
+    const changed = await context.request.put(`${server.url}/api/settings`, {
+      data: { ui: { language: 'de' } },
+      headers: { origin: server.url },
+    });
+    expect(changed.status()).toBe(200);
+    await page.goto(`${server.url}/settings/administration`);
+    await page
+      .getByRole('heading', { level: 2, name: 'Instanzen', exact: true })
+      .waitFor({ state: 'visible' });
+    await page.getByTestId('cluster-row-solo').waitFor({ state: 'visible' });
+    expect(await page.getByTestId('cluster-mode').textContent()).toBe(
+      'Einzelne Instanz auf SQLite: Dieser Prozess prüft alles.',
+    );
+    expect((await page.getByTestId('cluster-row-solo').locator('.state').textContent())?.trim()).toBe(
+      '● Läuft',
+    );
+    expect(await screenshots(page, 'admin-instances-single-de')).toEqual([]);
+    expect(problems).toEqual([]);
+  });
 });
 
 describe('Instances on the administration page: two processes on one PostgreSQL (built servers, real Chromium)', () => {

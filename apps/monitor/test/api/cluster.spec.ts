@@ -7,7 +7,9 @@ import { testBackend } from '../support/test-database';
 jest.setTimeout(60_000);
 
 const onPostgres = testBackend() === 'postgres';
-const itOnPostgres = onPostgres ? it : it.skip;
+/** Other instances exist only on PostgreSQL; on SQLite the test is skipped with the reason in its title. */
+const itOnPostgres = (title: string, fn: jest.ProvidesCallback) =>
+  onPostgres ? it(title, fn) : it.skip(`${title} (PostgreSQL only: SQLite serves one process)`, fn);
 
 const DB_NOW_MS = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
 

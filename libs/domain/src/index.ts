@@ -11,3 +11,4 @@ export * from './field-rules';
 export * from './sensor.definition';
 export * from './channel.definition';
 export * from './cluster-membership';
+export * from './cluster-report';

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { parseDurationSeconds } from '@monitor/domain';
 import { Command, Option } from 'nest-commander';
 import { loadConfig } from '../core/config/config.loader';
 import { CONFIG_DEFAULTS } from '../core/config/monitor-config';
@@ -14,16 +15,21 @@ export class DoctorCommand extends ConfigOptions {
     let dataDir: string;
     let databaseUrl: string | null = null;
     let configError: string | null = null;
+    let cluster = {
+      deadAfterMs: (parseDurationSeconds(CONFIG_DEFAULTS.cluster.dead_after) ?? 15) * 1000,
+      self: '',
+    };
     try {
       const config = loadConfig(options);
       dataDir = config.data_dir;
       databaseUrl = config.database_url;
+      cluster = { deadAfterMs: config.cluster.dead_after_seconds * 1000, self: config.instance_name };
     } catch (error) {
       configError = (error as Error).message;
       // Still inspect the data directory the operator most likely meant.
       dataDir = path.resolve(options.dataDir ?? process.env.MONITOR_DATA_DIR ?? CONFIG_DEFAULTS.data_dir);
     }
-    const report = await runInstallationChecks({ dataDir, databaseUrl, configError });
+    const report = await runInstallationChecks({ dataDir, databaseUrl, configError, cluster });
     process.stdout.write(options.json ? `${JSON.stringify(report)}\n` : formatReport(report));
     process.exitCode = report.ok ? 0 : 1;
   }

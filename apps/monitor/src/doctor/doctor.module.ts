@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ChannelsModule } from '../channels/channels.module';
+import { ClusterSyncModule } from '../cluster/cluster-sync.module';
 import { SchedulerModule } from '../scheduler/scheduler.module';
 import { SensorsStorageModule } from '../sensors/sensors-storage.module';
 import { DoctorController } from './doctor.controller';
@@ -7,7 +8,7 @@ import { DoctorService } from './doctor.service';
 
 /** The self-check over HTTP. */
 @Module({
-  imports: [SchedulerModule, SensorsStorageModule, ChannelsModule],
+  imports: [SchedulerModule, SensorsStorageModule, ChannelsModule, ClusterSyncModule],
   controllers: [DoctorController],
   providers: [DoctorService],
 })

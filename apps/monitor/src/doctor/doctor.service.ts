@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { clusterCheck } from '@monitor/domain';
 import { timeoutMs } from '@monitor/probes';
 import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
@@ -6,6 +7,7 @@ import type { MonitorConfig } from '../core/config/monitor-config';
 import { databasePath } from '../core/database/database-path';
 import { DatabaseProbe } from '../core/database/database-probe';
 import { ChannelsRepository } from '../channels/channels.repository';
+import { ClusterService } from '../cluster/cluster.service';
 import { StorageHealth } from '../core/database/storage-health';
 import { SchedulerService } from '../scheduler/scheduler.service';
 import { SensorRuntimeService } from '../scheduler/sensor-runtime.service';
@@ -79,6 +81,7 @@ export class DoctorService {
     private readonly clock: Clock,
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
     private readonly storage: StorageHealth,
+    private readonly cluster: ClusterService,
   ) {
     this.startedAt = clock.now();
   }
@@ -92,6 +95,7 @@ export class DoctorService {
       this.writes(),
       await this.scheduling(),
       await this.delivery(),
+      await this.instances(),
     ];
     return { ok: checks.every((check) => check.ok), checks };
   }
@@ -132,6 +136,15 @@ export class DoctorService {
       });
     }
     return schedulerCheck(timings, this.clock.now(), this.scheduler.isStarted);
+  }
+
+  /** The instances sharing the database; a dead one is a problem until an administrator removes it. */
+  private async instances(): Promise<DoctorCheck> {
+    try {
+      return clusterCheck(await this.cluster.view());
+    } catch (error) {
+      return { name: 'cluster', ok: false, detail: `cannot read the instances: ${(error as Error).message}` };
+    }
   }
 
   private async delivery(): Promise<DoctorCheck> {

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import type { DoctorCheck, DoctorReport } from '@monitor/contracts';
 import { checkStorage } from '../core/database/database-checks';
+import type { ClusterCheckOptions } from '../core/database/postgres-checks';
 
 export type { DoctorCheck, DoctorReport } from '@monitor/contracts';
 
@@ -13,6 +14,8 @@ export interface InstallationCheckInput {
   databaseUrl?: string | null;
   /** null when the configuration resolved; otherwise the one-line reason. */
   configError: string | null;
+  /** `cluster.dead_after` and `instance_name` from the configuration (defaults when it failed). */
+  cluster?: ClusterCheckOptions;
 }
 
 /**
@@ -23,11 +26,12 @@ export async function runInstallationChecks({
   dataDir,
   databaseUrl = null,
   configError,
+  cluster,
 }: InstallationCheckInput): Promise<DoctorReport> {
   const checks: DoctorCheck[] = [
     { name: 'configuration', ok: configError === null, detail: configError ?? 'valid' },
     checkDataDirectory(dataDir),
-    ...(await checkStorage(dataDir, databaseUrl)),
+    ...(await checkStorage(dataDir, databaseUrl, cluster)),
     checkDisk(dataDir),
   ];
   return { ok: checks.every((check) => check.ok), checks };

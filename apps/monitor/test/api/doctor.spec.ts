@@ -19,6 +19,7 @@ const CHECK_NAMES = [
   'writes',
   'scheduler',
   'delivery',
+  'cluster',
 ];
 
 const sensorBody = (name: string, extra: Record<string, unknown> = {}) => ({

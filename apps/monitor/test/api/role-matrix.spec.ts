@@ -79,6 +79,8 @@ const ROUTE_ACCESS: Record<string, Access> = {
   'DELETE /api/sites/:name': 'admin',
   'PUT /api/map': 'admin',
   'POST /api/doctor': 'operator',
+  'GET /api/cluster': 'admin',
+  'DELETE /api/cluster/instances/:name': 'admin',
 };
 
 interface DiscoveredRoute {

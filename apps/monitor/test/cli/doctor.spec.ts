@@ -23,8 +23,8 @@ const onSqlite = testBackend() === 'sqlite';
 
 // PostgreSQL adds the tables' sizes; its database lives outside the data directory.
 const CHECK_NAMES = onSqlite
-  ? ['configuration', 'data_directory', 'database', 'migrations', 'disk']
-  : ['configuration', 'data_directory', 'database', 'migrations', 'tables', 'disk'];
+  ? ['configuration', 'data_directory', 'database', 'migrations', 'cluster', 'disk']
+  : ['configuration', 'data_directory', 'database', 'migrations', 'tables', 'cluster', 'disk'];
 // serve's lock file (issue 16) stays after a stop; the doctor neither takes nor changes it.
 const DATABASE_FILES = onSqlite ? ['monitor.db', 'monitor.lock'] : [];
 

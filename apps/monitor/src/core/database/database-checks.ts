@@ -1,10 +1,11 @@
 import * as fs from 'node:fs';
 import type { DoctorCheck } from '@monitor/contracts';
+import { clusterCheck } from '@monitor/domain';
 import Database from 'better-sqlite3';
 import { identifyDatabase, openUnchanged } from './database-identity';
 import { databasePath } from './database-path';
 import { MIGRATION_NAMES } from './migrations';
-import { checkPostgres } from './postgres-checks';
+import { checkPostgres, type ClusterCheckOptions } from './postgres-checks';
 
 /** The database checks of `doctor` on the stopped installation: its own read-only connection. */
 export function checkDatabase(dataDir: string): DoctorCheck[] {
@@ -79,7 +80,16 @@ export function migrationsCheck(applied: string[] | null): DoctorCheck {
   return { name, ok: true, detail: `${applied.length} applied, none pending` };
 }
 
-/** The doctor's database checks for the configured storage: the SQLite file or the PostgreSQL server. */
-export async function checkStorage(dataDir: string, databaseUrl: string | null): Promise<DoctorCheck[]> {
-  return databaseUrl ? checkPostgres(databaseUrl, migrationsCheck) : checkDatabase(dataDir);
+/**
+ * The doctor's database checks for the configured storage: the SQLite file or the PostgreSQL server
+ * (with `cluster`, also the instances sharing it).
+ */
+export async function checkStorage(
+  dataDir: string,
+  databaseUrl: string | null,
+  cluster?: ClusterCheckOptions,
+): Promise<DoctorCheck[]> {
+  if (databaseUrl) return checkPostgres(databaseUrl, migrationsCheck, cluster);
+  // SQLite has one instance by design.
+  return [...checkDatabase(dataDir), ...(cluster ? [clusterCheck(null)] : [])];
 }

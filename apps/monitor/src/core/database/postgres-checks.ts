@@ -1,4 +1,5 @@
 import type { DoctorCheck } from '@monitor/contracts';
+import { clusterCheck, clusterViewOf, type ReportedRow } from '@monitor/domain';
 import { Client } from 'pg';
 import { databaseHost, maskDatabaseUrl } from './database-url';
 import { declaredNameIndexes } from './migrations/1764000000001-only-once-rules';
@@ -30,14 +31,24 @@ const postgresStatements = (): string[] => [
   ...clusterStatements('postgres'),
 ];
 
+/** What the `cluster` check needs from the configuration. */
+export interface ClusterCheckOptions {
+  /** `cluster.dead_after` in milliseconds. */
+  deadAfterMs: number;
+  /** The configured `instance_name`, marked "this" when it is listed. */
+  self: string;
+}
+
 /**
  * The doctor's database checks on PostgreSQL: connects (read-only session), reports the server
  * version, whether every table and index of the schema is there and valid, the migration state and
- * the tables' sizes. Writes nothing. The URL is shown with its password masked.
+ * the tables' sizes, and with `cluster` the instances sharing the database. Writes nothing. The URL
+ * is shown with its password masked.
  */
 export async function checkPostgres(
   url: string,
   checkMigrations: (applied: string[] | null) => DoctorCheck,
+  cluster?: ClusterCheckOptions,
 ): Promise<DoctorCheck[]> {
   const shown = maskDatabaseUrl(url);
   const client = new Client({
@@ -87,7 +98,9 @@ export async function checkPostgres(
         )
       : null;
     const database = await inspectSchema(client, tables, heading);
-    return [database, checkMigrations(applied), await tableSizes(client, tables)];
+    const checks = [database, checkMigrations(applied), await tableSizes(client, tables)];
+    if (cluster) checks.push(await clusterInstances(client, tables, cluster));
+    return checks;
   } catch (error) {
     return [
       { name: 'database', ok: false, detail: `${shown}: ${describePgError(error, url)}` },
@@ -141,6 +154,49 @@ async function inspectSchema(client: Client, tables: Set<string>, heading: strin
       trigrams ? '' : '; text search without trigram indexes (pg_trgm not installed)'
     }`,
   };
+}
+
+/**
+ * The instances registered in `cluster_instances`, judged on the database's clock as the instances
+ * judge each other, and the enabled sensors each active one owns by the same rendezvous hashing.
+ */
+async function clusterInstances(
+  client: Client,
+  tables: Set<string>,
+  { deadAfterMs, self }: ClusterCheckOptions,
+): Promise<DoctorCheck> {
+  if (!tables.has('cluster_instances') || !tables.has('sensors'))
+    return { name: 'cluster', ok: true, detail: 'cluster on PostgreSQL: no instance registered' };
+  const rows = (
+    await client.query<{
+      name: string;
+      token: string;
+      version: string;
+      started_at: string;
+      last_seen_at: string;
+      stopped_at: string | null;
+      now: string;
+    }>(
+      `SELECT name, token, version, started_at, last_seen_at, stopped_at,
+         (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now
+       FROM cluster_instances RIGHT JOIN (SELECT 1) AS clock ON true ORDER BY name`,
+    )
+  ).rows;
+  const now = Number(rows[0].now);
+  const members: ReportedRow[] = rows
+    .filter((r) => r.name !== null)
+    .map((r) => ({
+      name: r.name,
+      token: r.token,
+      version: r.version,
+      startedAt: Number(r.started_at),
+      lastSeenAt: Number(r.last_seen_at),
+      stoppedAt: r.stopped_at === null ? null : Number(r.stopped_at),
+    }));
+  const enabled = (
+    await client.query<{ id: number }>('SELECT id FROM sensors WHERE enabled ORDER BY id')
+  ).rows.map((r) => Number(r.id));
+  return clusterCheck(clusterViewOf(members, now, deadAfterMs, enabled, self));
 }
 
 async function tableSizes(client: Client, tables: Set<string>): Promise<DoctorCheck> {

@@ -1,7 +1,7 @@
 import type { DoctorCheck, DoctorReport } from '@monitor/contracts';
 
 export class DoctorCheckDto implements DoctorCheck {
-  /** data_directory, database, migrations, disk, scheduler or delivery. */
+  /** data_directory, database, migrations, tables (PostgreSQL), disk, writes, scheduler, delivery or cluster. */
   name!: string;
   ok!: boolean;
   /** What was found, for a human. */

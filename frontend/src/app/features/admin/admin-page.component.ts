@@ -4,13 +4,14 @@ import { TranslocoPipe } from '@jsverse/transloco';
 import { SessionStore } from '../../core/session/session.store';
 import { AdminStore } from './admin.store';
 import { BackupSectionComponent } from './backup-section.component';
+import { ClusterSectionComponent } from './cluster-section.component';
 import { DoctorSectionComponent } from './doctor-section.component';
 import { RestoreSectionComponent } from './restore-section.component';
 import { SampleDataSectionComponent } from './sample-data-section.component';
 
 /**
  * `/admin`, for operators and administrators (viewers neither see the entry nor reach the page).
- * Administrators: backup, restore, sample data and the doctor. Operators: the doctor, and the
+ * Administrators: the instances sharing the database, backup, restore, sample data and the doctor. Operators: the doctor, and the
  * sample-data counts without the buttons; backup and restore are not shown to them (both need an
  * administrator, and a backup holds every secret).
  */
@@ -19,6 +20,7 @@ import { SampleDataSectionComponent } from './sample-data-section.component';
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
     BackupSectionComponent,
+    ClusterSectionComponent,
     DoctorSectionComponent,
     RestoreSectionComponent,
     SampleDataSectionComponent,
@@ -31,6 +33,10 @@ import { SampleDataSectionComponent } from './sample-data-section.component';
     </div>
 
     @if (isAdmin()) {
+      <section class="panel" aria-labelledby="cluster-heading" data-testid="cluster-section">
+        <h2 id="cluster-heading">{{ 'admin.cluster.heading' | transloco }}</h2>
+        <app-cluster-section />
+      </section>
       <section class="panel" aria-labelledby="backup-heading" data-testid="backup-section">
         <h2 id="backup-heading">{{ 'admin.backup.heading' | transloco }}</h2>
         <app-backup-section />

@@ -31,6 +31,8 @@ export interface TestApp {
 
 /** The real application on a temp data directory, listening on 127.0.0.1 with a free port. */
 let appsStarted = 0;
+const hasInstanceName = (file: unknown): boolean =>
+  typeof file === 'object' && file !== null && 'instance_name' in file;
 
 export async function startTestApp(
   options: CreateAppOptions & {
@@ -47,7 +49,9 @@ export async function startTestApp(
     // PostgreSQL database are a cluster, where names are unique).
     env: {
       ...backendEnv(['--data-dir', dataDir]),
-      MONITOR_INSTANCE_NAME: `test-app-${process.pid}-${++appsStarted}`,
+      ...(hasInstanceName(options.file)
+        ? {}
+        : { MONITOR_INSTANCE_NAME: `test-app-${process.pid}-${++appsStarted}` }),
       ...options.env,
     },
     file: options.file === undefined ? undefined : { path: 'test-config.yaml', data: options.file },

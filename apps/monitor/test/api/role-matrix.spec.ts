@@ -64,8 +64,6 @@ const ROUTE_ACCESS: Record<string, Access> = {
   'GET /api/channels': 'viewer',
   'GET /api/channel-types': 'viewer',
   'GET /api/channels/:id': 'viewer',
-  'GET /api/cluster': 'admin',
-  'DELETE /api/cluster/instances/:name': 'admin',
   'POST /api/channels': 'admin',
   'PUT /api/channels/:id': 'admin',
   'DELETE /api/channels/:id': 'admin',

@@ -1,25 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { MemberRow } from '@monitor/domain';
 import { ClusterSession } from '../core/database/cluster-session';
 import type { InstanceIdentity } from '../core/process/instance-identity';
+import { DB_NOW, type InstanceRow, readInstances } from './cluster-rows.repository';
 
-/** A membership row as the cluster view shows it. */
-export interface InstanceRow extends MemberRow {
-  version: string;
-  stoppedAt: number | null;
-}
-
-/** The database's clock in milliseconds: every instance compares heartbeats on the same clock. */
-const DB_NOW = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
-
-interface RawRow {
-  name: string;
-  token: string;
-  version: string;
-  started_at: number;
-  last_seen_at: number;
-  stopped_at: number | null;
-}
+export type { InstanceRow };
 
 /**
  * The instances sharing the database (table `cluster_instances`, owned by the cluster feature).
@@ -60,25 +44,8 @@ export class ClusterRepository {
   }
 
   /** Every registered instance and the database's time of reading. */
-  async list(): Promise<{ now: number; rows: InstanceRow[] }> {
-    const rows = await this.session.query<RawRow & { now: number }>(
-      `SELECT name, token, version, started_at, last_seen_at, stopped_at, ${DB_NOW} AS now
-       FROM cluster_instances RIGHT JOIN (SELECT 1) AS clock ON true ORDER BY name`,
-    );
-    const now = Number(rows[0].now);
-    return {
-      now,
-      rows: rows
-        .filter((r) => r.name !== null)
-        .map((r) => ({
-          name: r.name,
-          token: r.token,
-          version: r.version,
-          startedAt: Number(r.started_at),
-          lastSeenAt: Number(r.last_seen_at),
-          stoppedAt: r.stopped_at === null ? null : Number(r.stopped_at),
-        })),
-    };
+  list(): Promise<{ now: number; rows: InstanceRow[] }> {
+    return readInstances((sql) => this.session.query(sql));
   }
 
   /**

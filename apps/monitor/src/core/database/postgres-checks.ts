@@ -1,6 +1,7 @@
 import type { DoctorCheck } from '@monitor/contracts';
-import { clusterCheck, clusterViewOf, type ReportedRow } from '@monitor/domain';
+import { clusterCheck, clusterViewOf } from '@monitor/domain';
 import { Client } from 'pg';
+import { type RawInstanceRow, readInstances } from '../../cluster/cluster-rows.repository';
 import { databaseHost, maskDatabaseUrl } from './database-url';
 import { declaredNameIndexes } from './migrations/1764000000001-only-once-rules';
 import { alertOutboxStatements } from './migrations/1764000000002-alert-outbox';
@@ -167,32 +168,9 @@ async function clusterInstances(
 ): Promise<DoctorCheck> {
   if (!tables.has('cluster_instances') || !tables.has('sensors'))
     return { name: 'cluster', ok: true, detail: 'cluster on PostgreSQL: no instance registered' };
-  const rows = (
-    await client.query<{
-      name: string;
-      token: string;
-      version: string;
-      started_at: string;
-      last_seen_at: string;
-      stopped_at: string | null;
-      now: string;
-    }>(
-      `SELECT name, token, version, started_at, last_seen_at, stopped_at,
-         (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now
-       FROM cluster_instances RIGHT JOIN (SELECT 1) AS clock ON true ORDER BY name`,
-    )
-  ).rows;
-  const now = Number(rows[0].now);
-  const members: ReportedRow[] = rows
-    .filter((r) => r.name !== null)
-    .map((r) => ({
-      name: r.name,
-      token: r.token,
-      version: r.version,
-      startedAt: Number(r.started_at),
-      lastSeenAt: Number(r.last_seen_at),
-      stoppedAt: r.stopped_at === null ? null : Number(r.stopped_at),
-    }));
+  const { now, rows: members } = await readInstances(
+    async (sql) => (await client.query<RawInstanceRow>(sql)).rows,
+  );
   const enabled = (
     await client.query<{ id: number }>('SELECT id FROM sensors WHERE enabled ORDER BY id')
   ).rows.map((r) => Number(r.id));

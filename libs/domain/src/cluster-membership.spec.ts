@@ -76,7 +76,7 @@ describe('firstSlot', () => {
     expect(firstSlot(1_000, 10_000, 0)).toBe(11_000);
   });
 
-  it('starts a sensor never run at a random point of its first interval', () => {
-    expect(firstSlot(null, 10_000, 5_000, () => 0.5)).toBe(10_000);
+  it('starts a sensor with no known run one interval on (its old owner may have run it unseen)', () => {
+    expect(firstSlot(null, 10_000, 5_000)).toBe(15_000);
   });
 });

@@ -77,16 +77,12 @@ export const isAlive = (row: MemberRow, now: number, deadAfterMs: number): boole
 
 /**
  * A taken-over sensor's first run: the first slot of its old schedule (its last run plus whole
- * intervals) at or after `notBefore`. Staying on the old owner's grid means the new owner never
- * repeats a slot the old one may have probed, however late the old one's results were stored.
- * Without a known last run, the sensor starts at a random point of its first interval as usual.
+ * intervals) at or after `freeSince`, the time from which the old owner surely probed nothing.
+ * Staying on the old owner's grid means the new owner never repeats a slot the old one may have
+ * probed, however late the old one's results were stored. Without a known last run, one interval
+ * after `freeSince`: the old owner may have run it once just before, unseen.
  */
-export function firstSlot(
-  lastRunAt: number | null,
-  intervalMs: number,
-  notBefore: number,
-  random: () => number = Math.random,
-): number {
-  if (lastRunAt === null) return notBefore + random() * intervalMs;
-  return lastRunAt + Math.max(1, Math.ceil((notBefore - lastRunAt) / intervalMs)) * intervalMs;
+export function firstSlot(lastRunAt: number | null, intervalMs: number, freeSince: number): number {
+  if (lastRunAt === null) return freeSince + intervalMs;
+  return lastRunAt + Math.max(1, Math.ceil((freeSince - lastRunAt) / intervalMs)) * intervalMs;
 }

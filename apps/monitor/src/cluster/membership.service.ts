@@ -15,6 +15,14 @@ export const MEMBERSHIP_CHANNEL = 'monitor_cluster';
 /** Cleanly stopped instances stay listed this long. */
 const FORGET_STOPPED_MS = 3600_000;
 
+/** A member stopped probing the sensors it handed over when the members became `members`. */
+export interface Release {
+  from: string;
+  members: string;
+  /** When it stopped them, on the database's clock. */
+  at: number;
+}
+
 /** The members sharing the sensors changed (`after` is empty while this instance is fenced). */
 export interface MembershipChange {
   before: readonly string[];
@@ -34,8 +42,11 @@ export interface MembershipChange {
 @Injectable()
 export class MembershipService implements OnModuleInit {
   readonly changes = new Subject<MembershipChange>();
+  readonly releases = new Subject<Release>();
   private rows: InstanceRow[] = [];
   private dbNow = 0;
+  /** performance.now() when `dbNow` was read, to tell the database's time between readings. */
+  private readAt = 0;
   private active: string[] = [];
   private fenced = false;
   private lastRenewed = -Infinity;
@@ -103,10 +114,11 @@ export class MembershipService implements OnModuleInit {
         `instance name "${this.self.name}" is already in use by a live instance on this database: give each instance its own instance_name (MONITOR_INSTANCE_NAME)`,
       );
     }
+    const sent = performance.now();
     await this.repository.register(this.self);
-    this.lastRenewed = performance.now();
+    this.lastRenewed = sent;
     this.session.onReconnect(() => this.rejoin());
-    await this.session.listen(MEMBERSHIP_CHANNEL, () => void this.refresh());
+    await this.session.listen(MEMBERSHIP_CHANNEL, (payload) => this.heard(payload));
     await this.refresh();
     await this.session.notify(MEMBERSHIP_CHANNEL, this.self.name);
     this.timer = setInterval(() => void this.beat(), this.periodMs);
@@ -131,8 +143,10 @@ export class MembershipService implements OnModuleInit {
   private async beat(): Promise<void> {
     if (this.left) return;
     try {
+      // Counted from when it was sent: the stored heartbeat is no older than that.
+      const sent = performance.now();
       if (!(await this.repository.heartbeat(this.self))) await this.repository.register(this.self);
-      this.lastRenewed = performance.now();
+      this.lastRenewed = sent;
       await this.refresh();
     } catch (error) {
       this.logger.warn({ error: (error as Error).message }, 'cluster heartbeat failed');
@@ -165,6 +179,27 @@ export class MembershipService implements OnModuleInit {
     this.changes.next({ before: this.active, after: [], gone: new Set() });
   }
 
+  /** A member joined or left (its name), or released sensors (JSON): look again, or pass it on. */
+  private heard(payload: string): void {
+    if (!payload.startsWith('{')) return void this.refresh();
+    const release = JSON.parse(payload) as Release;
+    if (release.from !== this.self.name) this.releases.next(release);
+  }
+
+  /** The database's time now, estimated from the last reading. */
+  dbTime(): number {
+    return this.dbNow + (performance.now() - this.readAt);
+  }
+
+  /**
+   * Tells the others this instance stopped, `agoMs` ago, the sensors it no longer owns under
+   * `members`, so their new owners need not wait to be sure of it.
+   */
+  async release(members: readonly string[], agoMs: number): Promise<void> {
+    const release: Release = { from: this.self.name, members: members.join('\n'), at: this.dbTime() - agoMs };
+    await this.session.notify(MEMBERSHIP_CHANNEL, JSON.stringify(release));
+  }
+
   /** Reads the members; one reading at a time, a request during one reads again after it. */
   refresh(): Promise<void> {
     this.refreshing ??= this.read().finally(() => (this.refreshing = undefined));
@@ -180,6 +215,7 @@ export class MembershipService implements OnModuleInit {
     );
     this.rows = rows;
     this.dbNow = now;
+    this.readAt = performance.now();
     const alive = new Set(rows.filter((r) => isAlive(r, now, this.self.deadAfterMs)).map((r) => r.name));
     const gone = new Set<string>();
     for (const name of wasAlive) {
@@ -211,10 +247,15 @@ export class MembershipService implements OnModuleInit {
     this.events.emit('cluster', { instance, state });
   }
 
-  /** How long ago a member that left cleanly stopped probing; 0 for one that died or is unknown. */
-  stoppedAgoMs(name: string | null): number {
-    const stoppedAt = this.rows.find((r) => r.name === name)?.stoppedAt ?? null;
-    return stoppedAt === null ? 0 : Math.max(0, this.dbNow - stoppedAt);
+  /**
+   * From when (the database's time) a member that is gone surely probed nothing: a clean stop's
+   * `stopped_at`, or for a dead one the moment it fenced itself at the latest (its last heartbeat
+   * plus dead_after minus one period). Null when unknown.
+   */
+  freeSince(name: string | null): number | null {
+    const row = this.rows.find((r) => r.name === name);
+    if (!row) return null;
+    return row.stoppedAt ?? row.lastSeenAt + this.self.deadAfterMs - this.periodMs;
   }
 
   /** The scheduler stopped for good: the slots after now are the others' to probe. */

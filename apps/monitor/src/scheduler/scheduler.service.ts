@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { firstSlot, nextDueAfter, ownerOf, ScheduleQueue } from '@monitor/domain';
 import type { Subscription } from 'rxjs';
-import { MembershipService, type MembershipChange } from '../cluster/membership.service';
+import { MembershipService, type MembershipChange, type Release } from '../cluster/membership.service';
 import { ProbeCatalogue, type ProbeOutcome, timeoutMs } from '@monitor/probes';
 import { Clock } from '../core/clock/clock';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
@@ -40,6 +40,13 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
   missed = 0;
   private membershipChanges?: Subscription;
   private readonly takeovers = new Set<NodeJS.Timeout>();
+  /** Sensors waiting for a live previous owner to release them, by that owner. */
+  private readonly awaitingRelease = new Map<
+    string,
+    { members: string; ids: number[]; timer: NodeJS.Timeout }
+  >();
+  /** Releases heard lately, by the member that sent them (one may come before our own look). */
+  private readonly released = new Map<string, Release>();
 
   constructor(
     private readonly sensors: SensorsRepository,
@@ -94,7 +101,7 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     if (!this.started) return;
     const self = this.membership.self.name;
     const handedOver: number[] = [];
-    const fromLive: number[] = [];
+    const fromLive = new Map<string, number[]>();
     const fromGone = new Map<string | null, number[]>();
     for (const { definition } of this.runtime.all()) {
       if (!definition.enabled) continue;
@@ -104,24 +111,71 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
         this.stopLoop(definition.id);
         handedOver.push(definition.id);
       } else if (was !== self && now === self) {
-        if (was !== null && !gone.has(was)) fromLive.push(definition.id);
+        if (was !== null && !gone.has(was)) fromLive.set(was, [...(fromLive.get(was) ?? []), definition.id]);
         else fromGone.set(was, [...(fromGone.get(was) ?? []), definition.id]);
       }
     }
     if (handedOver.length > 0) {
+      const stoppedAt = this.clock.now();
       this.logger.info({ sensors: handedOver.length, members: after.length }, 'handed sensors over');
-      void this.runtime.flush();
+      if (after.length > 0)
+        void this.runtime
+          .flush()
+          .then(() => this.membership.release(after, this.clock.now() - stoppedAt))
+          .catch(() => undefined);
     }
-    // A live previous owner hears of the change within one membership period: wait that out.
-    this.takeOverLater(fromLive, this.membership.periodMs + 500, 0);
-    for (const [was, ids] of fromGone) this.takeOverLater(ids, 0, this.membership.stoppedAgoMs(was));
+    for (const [was, ids] of fromLive) this.awaitRelease(was, after, ids);
+    const { now: dbNow } = this.membership.snapshot();
+    for (const [was, ids] of fromGone) {
+      const free = this.membership.freeSince(was);
+      this.takeOverLater(ids, 0, free === null ? null : this.clock.now() - (dbNow - free));
+    }
   }
 
-  private takeOverLater(ids: number[], delayMs: number, stoppedAgoMs: number): void {
+  /**
+   * Sensors from a live owner: taken over once it says it released them (at once if it said so
+   * already), or, should its word not come, after one membership period and a half second, by when
+   * it has heard of the change and stopped them.
+   */
+  private awaitRelease(was: string, members: readonly string[], ids: number[]): void {
+    const key = members.join('\n');
+    const said = this.released.get(was);
+    if (said?.members === key) return this.takeOverReleased(said, ids);
+    const waiting = this.awaitingRelease.get(was);
+    if (waiting) clearTimeout(waiting.timer);
+    const all = waiting?.members === key ? [...waiting.ids, ...ids] : ids;
+    const timer = setTimeout(() => {
+      this.awaitingRelease.delete(was);
+      this.takeOverLater(all, 0, null);
+    }, this.membership.periodMs + 500);
+    this.awaitingRelease.set(was, { members: key, ids: all, timer });
+  }
+
+  private heardRelease(release: Release): void {
+    this.released.set(release.from, release);
+    const forget = setTimeout(
+      () => {
+        if (this.released.get(release.from) === release) this.released.delete(release.from);
+      },
+      2 * this.membership.periodMs + 1000,
+    );
+    forget.unref();
+    const waiting = this.awaitingRelease.get(release.from);
+    if (!waiting || waiting.members !== release.members) return;
+    clearTimeout(waiting.timer);
+    this.awaitingRelease.delete(release.from);
+    this.takeOverReleased(release, waiting.ids);
+  }
+
+  private takeOverReleased(release: Release, ids: number[]): void {
+    this.takeOverLater(ids, 0, this.clock.now() - (this.membership.dbTime() - release.at));
+  }
+
+  private takeOverLater(ids: number[], delayMs: number, freeSince: number | null): void {
     if (ids.length === 0) return;
     const timer = setTimeout(() => {
       this.takeovers.delete(timer);
-      void this.takeOver(ids, stoppedAgoMs).catch((error: unknown) =>
+      void this.takeOver(ids, freeSince).catch((error: unknown) =>
         this.logger.error({ error: (error as Error).message }, 'taking sensors over failed'),
       );
     }, delayMs);
@@ -130,22 +184,26 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
 
   /**
    * Rebuilds the sensors' state from stored data (as a restart does) and continues each on its old
-   * schedule: the first slot after the takeover, or, after a clean hand-over, at once for a slot
-   * that fell after the leaver stopped probing (`stoppedAgoMs` ago; it probed none of those).
+   * schedule: the first slot from `freeSince` on (when the previous owner surely stopped probing;
+   * the takeover's own time when unknown), at once (spread over a few seconds) for such a slot
+   * already past: nobody probed it.
    */
-  private async takeOver(candidates: number[], stoppedAgoMs: number): Promise<void> {
+  private async takeOver(candidates: number[], freeSince: number | null): Promise<void> {
     const ids = candidates.filter((id) => this.owns(id) && this.runtime.get(id)?.definition.enabled);
     if (ids.length === 0 || !this.started) return;
+    // The old owner's latest runs as its events told them: newer than its stored batch can be.
+    const heard = new Map(ids.map((id) => [id, this.runtime.get(id)?.lastCheckedAt ?? null]));
     await this.runtime.refresh(ids, (id) => this.owns(id));
     const now = this.clock.now();
-    const since = now - stoppedAgoMs;
+    const since = Math.min(freeSince ?? now, now);
     for (const id of ids) {
       const entry = this.runtime.get(id);
       if (!entry || !this.owns(id) || this.queue.has(id) || this.running.has(id)) continue;
       const interval = entry.definition.interval * 1000;
-      const slot = firstSlot(entry.lastCheckedAt, interval, since);
+      const runs = [heard.get(id), entry.lastCheckedAt].filter((t): t is number => typeof t === 'number');
+      const slot = firstSlot(runs.length > 0 ? Math.max(...runs) : null, interval, since);
       this.keys.set(id, probeKey(entry.definition));
-      this.queue.schedule(id, slot >= now ? slot : now + Math.random() * Math.min(interval, 1000));
+      this.queue.schedule(id, slot >= now ? slot : now + Math.random() * Math.min(interval / 4, 5000));
     }
     this.arm();
     this.logger.info({ sensors: ids.length }, 'took sensors over');
@@ -155,6 +213,7 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     if (this.started) return;
     this.started = true;
     this.membershipChanges = this.membership.changes.subscribe((change) => this.rebalance(change));
+    this.membershipChanges.add(this.membership.releases.subscribe((release) => this.heardRelease(release)));
     for (const entry of this.runtime.all()) this.place(entry.definition, true);
     this.arm();
     this.ticker = setInterval(() => void this.tick(), TICK_MS);
@@ -260,6 +319,7 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     this.membership.stoppedProbing();
     this.membershipChanges?.unsubscribe();
     for (const timer of this.takeovers) clearTimeout(timer);
+    for (const { timer } of this.awaitingRelease.values()) clearTimeout(timer);
     if (this.timer) clearTimeout(this.timer);
     if (this.ticker) clearInterval(this.ticker);
     for (const controller of this.running.values()) controller.abort(STOPPED);

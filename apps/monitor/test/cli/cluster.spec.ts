@@ -92,11 +92,14 @@ onPostgres(`several instances on one PostgreSQL (PostgreSQL only: SQLite serves 
       expect(times.length).toBeGreaterThanOrEqual(2);
       expect(spacing(times).min).toBeGreaterThan(4000);
     }
-    // Each stored result names the instance that owns its sensor.
+    // Each stored result names the instance that owns its sensor (the newest instance joined
+    // while the sensors were being created: the first results may be another's).
     const rows = await readStoredRows<{ sensor_id: number; instance: string }>(
       cluster.sharedDir,
-      'SELECT DISTINCT sensor_id, instance FROM probe_results',
+      'SELECT DISTINCT sensor_id, instance FROM probe_results WHERE ts >= ?',
+      since,
     );
+    expect(new Set(rows.map((r) => r.sensor_id)).size).toBe(300);
     for (const row of rows) expect(row.instance).toBe(ownerOf(Number(row.sensor_id), NAMES));
   });
 
@@ -165,7 +168,7 @@ onPostgres(`several instances on one PostgreSQL (PostgreSQL only: SQLite serves 
     }
   });
 
-  it('SIGTERM hands the sensors over at once: no cycle missed, none probed twice', async () => {
+  it('SIGTERM hands the sensors over at once, and a newcomer takes its share back: no cycle missed, none probed twice', async () => {
     for (const name of NAMES) await cluster.start(name);
     const a = cluster.get('node-a');
     const key = await apiKey(a);
@@ -184,6 +187,19 @@ onPostgres(`several instances on one PostgreSQL (PostgreSQL only: SQLite serves 
     expect(view.instances.reduce((sum, i) => sum + i.sensors, 0)).toBe(30);
     for (const id of ids.filter((id) => ownerOf(id, NAMES) === 'node-c')) {
       const { min, max } = spacing(target.arrivals.get(path(id)) ?? [], stoppedAt - 2 * INTERVAL_S * 1000);
+      expect(min).toBeGreaterThan(INTERVAL_S * 1000 - 500);
+      expect(max).toBeLessThan(2 * INTERVAL_S * 1000 - 300);
+    }
+
+    // It joins again: its sensors move back from the two others, still once per cycle, no gap.
+    const joinedAt = Date.now();
+    await cluster.start('node-c');
+    await sleep(5 * INTERVAL_S * 1000);
+    expect(
+      (await call<ClusterView>(a, key, 'GET', '/api/cluster')).instances.find((i) => i.name === 'node-c'),
+    ).toMatchObject({ alive: true, sensors: ids.filter((id) => ownerOf(id, NAMES) === 'node-c').length });
+    for (const id of ids) {
+      const { min, max } = spacing(target.arrivals.get(path(id)) ?? [], joinedAt - 2 * INTERVAL_S * 1000);
       expect(min).toBeGreaterThan(INTERVAL_S * 1000 - 500);
       expect(max).toBeLessThan(2 * INTERVAL_S * 1000 - 300);
     }

@@ -74,10 +74,11 @@ function duplicates(arrivals, keys, intervalMs, from, to) {
  * For sensors that lost their prober at `at`: the first arrival after it (ms after `at`), and the
  * gap from the last arrival before it, in whole cycles skipped.
  */
-function handover(arrivals, keys, at, intervalMs) {
+function handover(arrivals, keys, at, intervalMs, limitMs) {
   const after = [];
   let skipped = 0;
   let maxGap = 0;
+  let overLimit = 0;
   let notYet = 0;
   for (const key of keys) {
     const times = arrivals.get(key) ?? [];
@@ -87,6 +88,7 @@ function handover(arrivals, keys, at, intervalMs) {
       continue;
     }
     after.push(next - at);
+    if (next - at > limitMs) overLimit++;
     const last = times.findLast((t) => t < at);
     if (last === undefined) continue;
     skipped += Math.max(0, Math.round((next - last) / intervalMs) - 1);
@@ -102,6 +104,7 @@ function handover(arrivals, keys, at, intervalMs) {
           max: Math.round(Math.max(...after)),
         }
       : null,
+    over_limit: overLimit,
     cycles_skipped: skipped,
     max_gap_ms: Math.round(maxGap),
   };
@@ -272,15 +275,15 @@ export async function runScenario({ sensors, interval, seconds }) {
     const ownedFailing = owned.filter((k) => Number(k) < FAILING);
     const killAt = performance.now();
     const killWall = Date.now();
+    const limitMs = (DEAD_AFTER_S + interval) * 1000;
     servers[victim].child.kill('SIGKILL');
     killed.add(victim);
     await new Promise((resolve) => servers[victim].child.on('close', resolve));
-    const limitMs = (DEAD_AFTER_S + interval) * 1000;
     const probedAgain = () => owned.every((k) => (target.arrivals.get(k) ?? []).some((t) => t >= killAt));
     await waitFor(probedAgain, limitMs + intervalMs + 30_000);
     const takenOver = performance.now();
     await sleep(Math.min(intervalMs, 30_000)); // let the next cycle show duplicates, if any
-    const takeover = handover(target.arrivals, owned, killAt, intervalMs);
+    const takeover = handover(target.arrivals, owned, killAt, intervalMs, limitMs);
     const others = keys.filter((k) => !owned.includes(k));
     result.kill = {
       victim,
@@ -292,6 +295,7 @@ export async function runScenario({ sensors, interval, seconds }) {
       limit_ms: limitMs,
       // When the survivors noticed (their log line), ms after the kill.
       noticed_ms: loggedAfter(servers, ['a', 'b'], 'instance stopped answering', killWall),
+      took_over_ms: loggedAfter(servers, ['a', 'b'], 'took sensors over', killWall),
       within_limit: takeover.not_probed_again === 0 && takeover.first_probe_after_ms.max <= limitMs,
       duplicates: duplicates(target.arrivals, keys, intervalMs, killAt - intervalMs, performance.now()).count,
       others_missed_cycles: lagStats(
@@ -334,6 +338,7 @@ export async function runScenario({ sensors, interval, seconds }) {
     const leaver = 'b';
     const handed = keysOwnedBy(leaver, ['a', 'b']);
     const termAt = performance.now();
+    const termWall = Date.now();
     const stopping = servers[leaver].stop().then(() => performance.now() - termAt);
     const allAgain = () => handed.every((k) => (target.arrivals.get(k) ?? []).some((t) => t >= termAt));
     await waitFor(allAgain, intervalMs + 30_000);
@@ -341,7 +346,9 @@ export async function runScenario({ sensors, interval, seconds }) {
     result.sigterm = {
       instance: leaver,
       exit_ms: Math.round(await stopping),
-      ...handover(target.arrivals, handed, termAt, intervalMs),
+      ...handover(target.arrivals, handed, termAt, intervalMs, intervalMs),
+      left_noticed_ms: loggedAfter(servers, ['a'], 'instance left the cluster', termWall),
+      took_over_ms: loggedAfter(servers, ['a'], 'took sensors over', termWall),
       duplicates: duplicates(target.arrivals, keys, intervalMs, termAt - intervalMs, performance.now()).count,
     };
     result.load_avg.end = load();
@@ -367,6 +374,10 @@ export function describe(r) {
     .map(([app, n]) => `'${app}' ${n}`)
     .join(', ');
   const owned = NAMES.map((n) => `${n} ${r.owned[n].reported} (computed ${r.owned[n].computed})`).join(', ');
+  const ms = (times) =>
+    Object.entries(times)
+      .map(([n, v]) => `by ${n} after ${v} ms`)
+      .join(', ');
   const after = (h) =>
     h.first_probe_after_ms
       ? `p50 ${h.first_probe_after_ms.p50} ms, max ${h.first_probe_after_ms.max} ms`
@@ -379,15 +390,13 @@ export function describe(r) {
       `connections at most: ${conns}; peak RSS ${NAMES.map((n) => `${n} ${s.rss_mib_peak[n]}`).join(', ')} MiB; load average ${s.load_avg.join(' ')}`,
     `  kill -9 of ${k.victim} (${k.owned_sensors} sensors, ${k.owned_failing} of them down, ${k.owned_failing_announced_down_before_kill} announced): every one probed again after ${after(k)} ` +
       `(limit dead_after + interval ${k.limit_ms} ms: ${k.within_limit ? 'met' : 'NOT met'}; ${k.not_probed_again} never); ` +
-      `noticed ${Object.entries(k.noticed_ms)
-        .map(([n, ms]) => `by ${n} after ${ms} ms`)
-        .join(', ')}; ` +
+      `${k.over_limit} over it; noticed ${ms(k.noticed_ms)}, took over ${ms(k.took_over_ms)}; ` +
       `cycles skipped ${k.cycles_skipped}, longest gap ${k.max_gap_ms} ms; ` +
       `duplicates ${k.duplicates}; other sensors' missed cycles ${k.others_missed_cycles}`,
     `  alerts for ${r.alerts.failing_sensors} failing sensors: down ${r.alerts.down.received} (duplicated ${r.alerts.down.duplicated}, lost ${r.alerts.down.lost}), ` +
       `up ${r.alerts.up.received} (duplicated ${r.alerts.up.duplicated}, lost ${r.alerts.up.lost}); for healthy sensors ${r.alerts.for_healthy_sensors}; ` +
       `missed cycles after the takeover ${r.after_takeover_missed_cycles}`,
-    `  SIGTERM of ${t.instance} (exit in ${t.exit_ms} ms, ${t.sensors} sensors): probed again after ${after(t)} (${t.not_probed_again} never); cycles skipped ${t.cycles_skipped}, longest gap ${t.max_gap_ms} ms; duplicates ${t.duplicates}`,
+    `  SIGTERM of ${t.instance} (exit in ${t.exit_ms} ms, ${t.sensors} sensors): probed again after ${after(t)} (${t.not_probed_again} never, ${t.over_limit} over one interval); noticed ${ms(t.left_noticed_ms)}, took over ${ms(t.took_over_ms)}; cycles skipped ${t.cycles_skipped}, longest gap ${t.max_gap_ms} ms; duplicates ${t.duplicates}`,
     `  load average: start ${r.load_avg.start.join(' ')}, end ${r.load_avg.end.join(' ')}`,
   ].join('\n');
 }
@@ -399,6 +408,8 @@ export async function run() {
       interval: Number(process.env.BENCH_CLUSTER_INTERVAL ?? 60),
       seconds: Number(process.env.BENCH_CLUSTER_SECONDS ?? 180),
     });
+    mkdirSync('bench/results', { recursive: true });
+    writeFileSync('bench/results/cluster.json', `${JSON.stringify(result, null, 2)}\n`);
     console.log(describe(result));
     return result;
   } finally {
@@ -406,8 +417,4 @@ export async function run() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const result = await run();
-  mkdirSync('bench/results', { recursive: true });
-  writeFileSync('bench/results/cluster.json', `${JSON.stringify(result, null, 2)}\n`);
-}
+if (import.meta.url === `file://${process.argv[1]}`) await run();

@@ -1,9 +1,11 @@
 // npm run bench: every benchmark in turn, against the built server and dashboard (npm run build
-// first; the dashboard benchmark needs Chromium).
+// first; the dashboard benchmark needs Chromium, the cluster benchmark PostgreSQL's binaries).
+// One alone: node bench/<name>.mjs (e.g. node bench/cluster.mjs).
 // Prints one line per figure and writes bench/results/latest.json.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { run as backup } from './backup.mjs';
 import { run as backupStall } from './backup-stall.mjs';
+import { run as cluster } from './cluster.mjs';
 import { run as dashboard } from './dashboard.mjs';
 import { run as delivery } from './delivery.mjs';
 import { run as diskFull } from './disk-full.mjs';
@@ -34,6 +36,7 @@ const results = {
   diskFull: await diskFull(),
   backup_stall: await backupStall(),
   dashboard: await dashboard(),
+  cluster: await cluster(),
 };
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/latest.json', `${JSON.stringify(results, null, 2)}\n`);

@@ -19,7 +19,7 @@ import {
 const PASSWORD = 'bench password 12345';
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function lagStats(arrivals, intervalMs, since) {
+export function lagStats(arrivals, intervalMs, since) {
   const lags = [];
   let missed = 0;
   let probes = 0;

@@ -16,8 +16,13 @@ let cluster;
 /** Env for startBenchServer on the chosen backend: {} on SQLite, a fresh database's URL on PostgreSQL. */
 export async function backendEnv() {
   if (benchBackend() !== 'postgres') return {};
+  return { MONITOR_DATABASE_URL: await postgresDatabase() };
+}
+
+/** A fresh database's URL on the throw-away cluster, whatever BENCH_BACKEND says. */
+export async function postgresDatabase() {
   cluster ??= await startPostgresCluster();
-  return { MONITOR_DATABASE_URL: await cluster.createDatabase() };
+  return cluster.createDatabase();
 }
 
 export async function stopBackend() {

@@ -10,10 +10,12 @@ export async function startBenchServer({
   dataDir = mkdtempSync(join(tmpdir(), 'monitor-bench-')),
   // Another build to compare against (e.g. one of the commit before a change).
   main = 'dist/apps/monitor/main.js',
+  // More serve flags (e.g. --config <file>).
+  args = [],
 } = {}) {
   const child = spawn(
     process.execPath,
-    [...nodeArgs, main, 'serve', '--listen', '127.0.0.1:0', '--data-dir', dataDir],
+    [...nodeArgs, main, 'serve', '--listen', '127.0.0.1:0', '--data-dir', dataDir, ...args],
     // The same memory settings as `npm start` and the container image.
     {
       env: {

@@ -1,8 +1,9 @@
 // A keep-alive HTTP target on 127.0.0.1 that records when each sensor's probe arrives.
-// Sensors point at /s/<key>; arrivals are kept per key. Paths under /fail/ answer 500.
+// Sensors point at /s/<key>; arrivals are kept per key. Paths under /fail/ answer 500, and so do
+// the keys in `failing` (a set the caller may change while the target runs).
 import { createServer } from 'node:http';
 
-export async function startTarget() {
+export async function startTarget({ failing = new Set() } = {}) {
   const arrivals = new Map();
   const server = createServer((req, res) => {
     const key = req.url.slice(3);
@@ -10,7 +11,7 @@ export async function startTarget() {
     const now = performance.now();
     if (list) list.push(now);
     else arrivals.set(key, [now]);
-    res.writeHead(req.url.startsWith('/fail/') ? 500 : 200, {
+    res.writeHead(req.url.startsWith('/fail/') || failing.has(key) ? 500 : 200, {
       'content-type': 'text/plain',
       'content-length': '2',
     });
@@ -21,6 +22,7 @@ export async function startTarget() {
   return {
     url: `http://127.0.0.1:${server.address().port}`,
     arrivals,
+    failing,
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }

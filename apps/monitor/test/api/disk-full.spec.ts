@@ -114,9 +114,10 @@ describe('a full disk', () => {
       // Results of the spell wait in memory; retries back off instead of following every result.
       await waitFor('results while full', () => target!.hits >= 4 && writer.oldestPending() < Infinity);
       await flush(t);
-      const failuresBefore = health.problem()?.failures;
+      const failuresBefore = health.problem()!.failures;
       for (let i = 0; i < 20; i++) await flush(t);
-      expect(health.problem()?.failures).toBe(failuresBefore);
+      // Twenty flushes are not twenty retries; the backoff timer may retry once meanwhile (slow runs).
+      expect(health.problem()!.failures).toBeLessThanOrEqual(failuresBefore + 1);
       const healthz = await call<{ error: string }>(t, 'GET', '/healthz');
       expect(healthz.status).toBe(503);
       expect(healthz.body.error).toMatch(/^database writes failing since \d{4}-.*SQLITE_FULL/);

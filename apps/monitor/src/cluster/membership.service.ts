@@ -1,7 +1,11 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { activeMembers, isAlive } from '@monitor/domain';
 import { Subject } from 'rxjs';
+import { MONITOR_CONFIG } from '../core/config/config.tokens';
+import type { MonitorConfig } from '../core/config/monitor-config';
 import { ClusterSession, LOCK_CLASS } from '../core/database/cluster-session';
+import { databaseHost } from '../core/database/database-url';
+import { describePgError } from '../core/database/open-postgres';
 import { DatabaseLifecycle } from '../core/database/database.module';
 import { EventBus } from '../core/events/event-bus';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
@@ -52,6 +56,7 @@ export class MembershipService implements OnModuleInit {
   private lastRenewed = -Infinity;
   private timer?: NodeJS.Timeout;
   private refreshing?: Promise<void>;
+  private again?: Promise<void>;
   private left = false;
   private stoppedProbingAt?: number;
   /** Tokens of unfinished outbox rows not found among the members, and since when. */
@@ -59,6 +64,7 @@ export class MembershipService implements OnModuleInit {
 
   constructor(
     @Inject(INSTANCE_IDENTITY) readonly self: InstanceIdentity,
+    @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
     private readonly session: ClusterSession,
     private readonly repository: ClusterRepository,
     private readonly lifecycle: DatabaseLifecycle,
@@ -107,7 +113,12 @@ export class MembershipService implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     if (!this.self.clustered) return;
-    await this.session.connect();
+    await this.session.connect().catch((error: unknown) => {
+      const url = this.config.database_url ?? '';
+      throw new StartupError(
+        `cannot open the cluster connection to the database at ${databaseHost(url)}: ${describePgError(error, url)}`,
+      );
+    });
     if (!(await this.session.tryLock(LOCK_CLASS.instanceName, this.self.name))) {
       await this.session.close();
       throw new StartupError(
@@ -181,9 +192,13 @@ export class MembershipService implements OnModuleInit {
 
   /** A member joined or left (its name), or released sensors (JSON): look again, or pass it on. */
   private heard(payload: string): void {
-    if (!payload.startsWith('{')) return void this.refresh();
-    const release = JSON.parse(payload) as Release;
-    if (release.from !== this.self.name) this.releases.next(release);
+    if (!payload.startsWith('{')) return void this.refresh().catch(() => undefined);
+    try {
+      const release = JSON.parse(payload) as Release;
+      if (release.from !== this.self.name) this.releases.next(release);
+    } catch {
+      // Not ours: ignored.
+    }
   }
 
   /** The database's time now, estimated from the last reading. */
@@ -202,7 +217,16 @@ export class MembershipService implements OnModuleInit {
 
   /** Reads the members; one reading at a time, a request during one reads again after it. */
   refresh(): Promise<void> {
-    this.refreshing ??= this.read().finally(() => (this.refreshing = undefined));
+    if (this.refreshing) {
+      this.again ??= this.refreshing
+        .catch(() => undefined)
+        .then(() => {
+          this.again = undefined;
+          return this.refresh();
+        });
+      return this.again;
+    }
+    this.refreshing = this.read().finally(() => (this.refreshing = undefined));
     return this.refreshing;
   }
 

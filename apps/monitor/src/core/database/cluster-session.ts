@@ -5,6 +5,7 @@ import type { MonitorConfig } from '../config/monitor-config';
 import { APP_LOGGER } from '../logging/logging.tokens';
 import type { AppLogger } from '../logging/logger';
 import { CONNECT_TIMEOUT_MS } from './open-postgres';
+import { StorageUnavailableError } from './storage-errors';
 
 const RECONNECT_MS = 1000;
 
@@ -81,8 +82,16 @@ export class ClusterSession {
   }
 
   async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    if (!this.client) throw new Error('the cluster connection to the database is down');
-    return (await this.client.query(sql, params)).rows as T[];
+    try {
+      if (!this.client) throw new Error('not connected');
+      return (await this.client.query(sql, params)).rows as T[];
+    } catch (error) {
+      // Answered 503 like any storage failure; the cause stays in the log.
+      throw new StorageUnavailableError(
+        503,
+        `the cluster connection to the database is down (${(error as Error).message}); try again`,
+      );
+    }
   }
 
   /** Channel names are our own constants (LISTEN takes no parameters). */

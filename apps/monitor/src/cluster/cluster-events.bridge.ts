@@ -66,7 +66,7 @@ export class ClusterEventsBridge implements OnModuleInit, OnApplicationBootstrap
       );
     await this.session.listen(EVENTS_CHANNEL, (payload) => this.receive(payload));
     this.session.onReconnect(async () => {
-      await this.remote.resync();
+      this.remote.quietly(this.remote.resync());
       await this.send({ o: this.self.token, e: [], r: true });
     });
   }
@@ -103,7 +103,7 @@ export class ClusterEventsBridge implements OnModuleInit, OnApplicationBootstrap
       return;
     }
     if (message.o === this.self.token) return;
-    if (message.r) void this.remote.resync();
+    if (message.r) this.remote.quietly(this.remote.resync());
     for (const [kind, payload] of message.e ?? []) {
       if (!(BRIDGED_KINDS as readonly string[]).includes(kind)) continue;
       this.bus.emitRemote(kind, payload as MonitorEvents[typeof kind]);

@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { MonitorEvents } from '../core/events/event-bus';
+import { APP_LOGGER } from '../core/logging/logging.tokens';
+import type { AppLogger } from '../core/logging/logger';
 import { MaintenanceService } from '../maintenance/maintenance.service';
 import { SchedulerService } from '../scheduler/scheduler.service';
 import { SensorRuntimeService } from '../scheduler/sensor-runtime.service';
@@ -29,6 +31,7 @@ export class RemoteChanges {
     private readonly runtime: SensorRuntimeService,
     private readonly maintenance: MaintenanceService,
     private readonly mapSettings: MapSettingsService,
+    @Inject(APP_LOGGER) private readonly logger: AppLogger,
   ) {}
 
   apply(event: RemoteEvent): void {
@@ -44,17 +47,24 @@ export class RemoteChanges {
         else this.runtime.observeIncident(event.payload.sensor_id, event.payload.incident);
         return;
       case 'sensor':
-        return void this.followSensor(event.payload.id, event.payload.action);
+        return this.quietly(this.followSensor(event.payload.id, event.payload.action));
       case 'maintenance':
-        return void this.maintenance.reload();
+        return this.quietly(this.maintenance.reload());
       case 'settings':
-        return void this.resync();
+        return this.quietly(this.resync());
       case 'channel':
       case 'cluster':
       case 'alert':
         // Channels are read from storage at every delivery; the others do not cross instances.
         return;
     }
+  }
+
+  /** Work on behalf of another instance's event: a failure (storage down, shutting down) is logged. */
+  quietly(work: Promise<unknown>): void {
+    work.catch((error: unknown) =>
+      this.logger.warn({ error: (error as Error).message }, 'following another instance failed'),
+    );
   }
 
   private async followSensor(id: number, action: 'created' | 'updated' | 'deleted'): Promise<void> {
@@ -72,7 +82,7 @@ export class RemoteChanges {
       const ids = [...this.refreshIds];
       this.refreshIds = new Set();
       this.refreshTimer = undefined;
-      void this.runtime.refresh(ids, (sensor) => this.scheduler.owns(sensor));
+      this.quietly(this.runtime.refresh(ids, (sensor) => this.scheduler.owns(sensor)));
     }, REFRESH_BATCH_MS);
   }
 

@@ -265,7 +265,14 @@ describeLive(
           expect(((await answer.json()) as unknown[]).length).toBe(3);
         }
       };
-      expect(await instances[0].stop('SIGTERM')).toBe(0);
+      const code = await instances[0].stop('SIGTERM');
+      // On a failed stop, its last log lines say why.
+      expect({ code, log: code === 0 ? '' : instances[0].output().split('\n').slice(-8).join('\n') }).toEqual(
+        {
+          code: 0,
+          log: '',
+        },
+      );
       await answersAll();
       await instances[1].stop('SIGKILL');
       await answersAll();

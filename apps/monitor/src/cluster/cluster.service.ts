@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ClusterInstance, ClusterView } from '@monitor/contracts';
-import { ConflictError, isAlive, NotFoundError } from '@monitor/domain';
+import type { ClusterView } from '@monitor/contracts';
+import { clusterViewOf, ConflictError, NotFoundError } from '@monitor/domain';
 import { Clock } from '../core/clock/clock';
 import { INSTANCE_IDENTITY, type InstanceIdentity } from '../core/process/instance-identity';
 import { SchedulerService } from '../scheduler/scheduler.service';
@@ -23,47 +23,27 @@ export class ClusterService {
   }
 
   async view(): Promise<ClusterView> {
-    const load = this.scheduler.load();
-    const base = { self: this.self.name, dead_after_s: this.self.deadAfterMs / 1000 };
-    if (!this.self.clustered) {
-      const now = this.clock.now();
-      return {
-        ...base,
-        mode: 'single',
-        instances: [this.instance(this.self.name, this.startedAt, now, null, load)],
-      };
+    if (this.self.clustered) {
+      await this.membership.refresh();
+      const { now, rows } = this.membership.snapshot();
+      return clusterViewOf(rows, now, this.self.deadAfterMs, this.scheduler.enabledIds(), this.self.name);
     }
-    await this.membership.refresh();
-    const { now, rows } = this.membership.snapshot();
+    const now = this.clock.now();
     return {
-      ...base,
-      mode: 'cluster',
-      instances: rows.map((row) => {
-        const alive = isAlive(row, now, this.self.deadAfterMs);
-        const gone = alive ? null : row.stoppedAt !== null ? 'stopped' : 'dead';
-        return {
-          ...this.instance(row.name, row.startedAt, row.lastSeenAt, gone, load),
-          version: row.version,
-        };
-      }),
-    };
-  }
-
-  private instance(
-    name: string,
-    startedAt: number,
-    lastSeenAt: number,
-    gone: ClusterInstance['gone'],
-    load: Map<string, number>,
-  ): ClusterInstance {
-    return {
-      name,
-      version: this.self.version,
-      started_at: iso(startedAt),
-      last_seen_at: iso(lastSeenAt),
-      alive: gone === null,
-      gone,
-      sensors: load.get(name) ?? 0,
+      mode: 'single',
+      self: this.self.name,
+      dead_after_s: this.self.deadAfterMs / 1000,
+      instances: [
+        {
+          name: this.self.name,
+          version: this.self.version,
+          started_at: iso(this.startedAt),
+          last_seen_at: iso(now),
+          alive: true,
+          gone: null,
+          sensors: this.scheduler.enabledIds().length,
+        },
+      ],
     };
   }
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
-import { activeMembers, isAlive } from '@monitor/domain';
+import { activationMs, activeMembers, isAlive } from '@monitor/domain';
 import { Subject } from 'rxjs';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
@@ -76,7 +76,7 @@ export class MembershipService implements OnModuleInit {
 
   /** How often the heartbeat is renewed and the members are read. */
   get periodMs(): number {
-    return Math.max(200, Math.round(this.self.deadAfterMs / 5));
+    return activationMs(this.self.deadAfterMs);
   }
 
   /** The members sharing the sensors now, sorted (empty while fenced). */

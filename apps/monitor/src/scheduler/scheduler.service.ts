@@ -82,15 +82,9 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     return ownerOf(id, this.membership.members) === this.membership.self.name;
   }
 
-  /** How many enabled sensors each member probes now. */
-  load(): Map<string, number> {
-    const load = new Map<string, number>(this.membership.members.map((m) => [m, 0]));
-    for (const entry of this.runtime.all()) {
-      if (!entry.definition.enabled) continue;
-      const owner = ownerOf(entry.definition.id, this.membership.members);
-      if (owner !== null) load.set(owner, (load.get(owner) ?? 0) + 1);
-    }
-    return load;
+  /** The enabled sensors, whoever probes them. */
+  enabledIds(): number[] {
+    return [...this.runtime.all()].filter((e) => e.definition.enabled).map((e) => e.definition.id);
   }
 
   /**

@@ -7,3 +7,4 @@ export * from './sites';
 export * from './live';
 export * from './backup';
 export * from './cluster';
+export * from './status-pages';

@@ -7,6 +7,7 @@ import { declaredNameIndexes } from './migrations/1764000000001-only-once-rules'
 import { alertOutboxStatements } from './migrations/1764000000002-alert-outbox';
 import { apiFilterIndexStatements, TRIGRAM_INDEXES } from './migrations/1764000000003-api-filter-indexes';
 import { clusterStatements } from './migrations/1764000000004-cluster';
+import { statusPageStatements } from './migrations/1764000000005-status-pages';
 import { POSTGRES_INITIAL_SCHEMA } from './migrations/postgres-initial-schema';
 import { CONNECT_TIMEOUT_MS, describePgError } from './open-postgres';
 
@@ -30,6 +31,7 @@ const postgresStatements = (): string[] => [
   ...alertOutboxStatements('postgres'),
   ...apiFilterIndexStatements('postgres'),
   ...clusterStatements('postgres'),
+  ...statusPageStatements('postgres'),
 ];
 
 /** What the `cluster` check needs from the configuration. */

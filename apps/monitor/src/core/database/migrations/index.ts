@@ -3,6 +3,7 @@ import { OnlyOnceRules1764000000001 } from './1764000000001-only-once-rules';
 import { AlertOutbox1764000000002 } from './1764000000002-alert-outbox';
 import { ApiFilterIndexes1764000000003 } from './1764000000003-api-filter-indexes';
 import { Cluster1764000000004 } from './1764000000004-cluster';
+import { StatusPages1764000000005 } from './1764000000005-status-pages';
 
 /** Every migration, oldest first. The doctor compares the database against this list. */
 export const MIGRATIONS = [
@@ -11,6 +12,7 @@ export const MIGRATIONS = [
   AlertOutbox1764000000002,
   ApiFilterIndexes1764000000003,
   Cluster1764000000004,
+  StatusPages1764000000005,
 ];
 
 export const MIGRATION_NAMES: readonly string[] = MIGRATIONS.map((migration) => migration.name);

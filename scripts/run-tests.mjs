@@ -29,6 +29,8 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const skippedTitles = [];
+/** Seconds per kind of suite (both backends together), so CI shows where its time goes. */
+const projectSeconds = new Map();
 if (existsSync(resultsFile)) {
   const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
   passed = results.numPassedTests;
@@ -36,6 +38,12 @@ if (existsSync(resultsFile)) {
   failed = results.numFailedTests + results.numRuntimeErrorTestSuites;
   skipped = results.numPendingTests + results.numTodoTests;
   for (const suite of results.testResults ?? []) {
+    const file = relative(repoRoot, suite.name);
+    const project = file.startsWith('e2e/')
+      ? 'e2e'
+      : (/^apps\/monitor\/test\/(api|cli)\//.exec(file)?.[1] ?? 'unit');
+    const seconds = ((suite.endTime ?? 0) - (suite.startTime ?? 0)) / 1000;
+    projectSeconds.set(project, (projectSeconds.get(project) ?? 0) + seconds);
     for (const test of suite.assertionResults ?? []) {
       if (test.status === 'pending' || test.status === 'todo' || test.status === 'skipped') {
         const kind = test.status === 'todo' ? 'todo' : 'skipped';
@@ -49,6 +57,8 @@ if (existsSync(resultsFile)) {
 rmSync(dir, { recursive: true, force: true });
 // Why a test did not run is in its title (e.g. "… (needs root: chown)"), so list them before the summary.
 for (const line of skippedTitles) console.log(line);
+const times = [...projectSeconds].map(([project, seconds]) => `${project} ${Math.round(seconds)} s`);
+if (times.length > 0) console.log(`time per kind of suite: ${times.join(', ')}`);
 const summary = `${passed} passed, ${failed} failed, ${skipped} skipped`;
 writeFileSync('test-summary.txt', `${summary}\n`);
 // .ci/run prints the file itself as its very last line.

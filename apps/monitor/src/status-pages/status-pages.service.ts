@@ -17,6 +17,7 @@ import type { AppLogger } from '../core/logging/logger';
 import { SensorsRepository } from '../sensors/sensors.repository';
 import { checkSections } from './status-page-rules';
 import { statusPageView } from './status-page.view';
+import type { StatusPageChange } from './status-page-rows.repository';
 import {
   StatusPagesRepository,
   type StatusPageColumns,
@@ -139,6 +140,35 @@ export class StatusPagesService implements OnModuleInit, OnModuleDestroy {
       return stored;
     });
     this.changed(page, 'updated');
+  }
+
+  /**
+   * Applies the pages the configuration file declares inside the caller's transaction (sections
+   * already resolved to sensor ids); pages it no longer declares go back to the API. What changed,
+   * for `announceChanges` once the transaction committed.
+   */
+  async applyDeclared(
+    tx: SqlExecutor,
+    pages: (StatusPageColumns & { sections: StatusPageSection[] })[],
+    managedBy: string,
+  ): Promise<StatusPageChange[]> {
+    const now = this.clock.now();
+    const changes: StatusPageChange[] = [];
+    for (const { sections, ...columns } of pages) {
+      const { id, created } = await this.repository.saveDeclared(tx, columns, sections, managedBy, now);
+      changes.push({ id, slug: columns.slug, action: created ? 'created' : 'updated' });
+    }
+    await this.repository.releaseDeclared(
+      tx,
+      managedBy,
+      changes.map((c) => c.id),
+    );
+    return changes;
+  }
+
+  /** Tells the public side (and the other instances) about pages changed outside the API. */
+  announceChanges(changes: StatusPageChange[]): void {
+    for (const change of changes) this.events.emit('statusPage', change);
   }
 
   /** Checks and writes in one atomic transaction; a slug taken meanwhile is a 409 naming it. */

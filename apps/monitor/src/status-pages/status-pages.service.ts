@@ -30,6 +30,7 @@ type Action = 'created' | 'updated' | 'deleted';
 @Injectable()
 export class StatusPagesService implements OnModuleInit, OnModuleDestroy {
   private subscription?: Subscription;
+  private sensorGone?: NodeJS.Immediate;
 
   constructor(
     private readonly unit: UnitOfWork,
@@ -42,25 +43,30 @@ export class StatusPagesService implements OnModuleInit, OnModuleDestroy {
 
   /**
    * A deleted sensor leaves every page by the foreign key's cascade, so which pages held it cannot
-   * be read afterwards: every page is announced as updated (pages are few; a cache recomputes).
-   * Only the instance that deleted it announces: the others hear the bridged statusPage events.
+   * be read afterwards: every page is announced as updated (pages are few; a cache recomputes), once
+   * per burst (a restore deletes many). Only the instance that deleted it announces: the others
+   * hear the bridged statusPage events.
    */
   onModuleInit(): void {
     this.subscription = this.events.on('sensor').subscribe((event) => {
-      if (event.action !== 'deleted' || this.events.isRemote) return;
-      this.repository.slugs().then(
-        (pages) => pages.forEach((p) => this.events.emit('statusPage', { ...p, action: 'updated' })),
-        (error: unknown) =>
-          this.logger.warn(
-            { error: (error as Error).message },
-            'could not announce the status pages of a deleted sensor',
-          ),
-      );
+      if (event.action !== 'deleted' || this.events.isRemote || this.sensorGone) return;
+      this.sensorGone = setImmediate(() => {
+        this.sensorGone = undefined;
+        this.repository.slugs().then(
+          (pages) => pages.forEach((p) => this.events.emit('statusPage', { ...p, action: 'updated' })),
+          (error: unknown) =>
+            this.logger.warn(
+              { error: (error as Error).message },
+              'could not announce the status pages of a deleted sensor',
+            ),
+        );
+      });
     });
   }
 
   onModuleDestroy(): void {
     this.subscription?.unsubscribe();
+    if (this.sensorGone) clearImmediate(this.sensorGone);
   }
 
   /** Every page, sorted by slug. */

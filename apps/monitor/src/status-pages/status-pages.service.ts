@@ -102,13 +102,15 @@ export class StatusPagesService implements OnModuleInit, OnModuleDestroy {
   /** Absent fields keep their value; `sections` replaces every section. */
   async update(id: number, input: StatusPageInput): Promise<StatusPage> {
     const sections = input.sections === undefined ? null : checkSections(input.sections);
-    const page = await this.write(input.slug ?? null, async (tx) => {
+    const { page, oldSlug } = await this.write(input.slug ?? null, async (tx) => {
       const stored = await this.mustFindChangeable(tx, id, 'changed');
       if (sections) await this.requireSensors(tx, sections);
       await this.repository.update(tx, id, columnsOf(input, stored), this.clock.now());
       if (sections) await this.repository.replaceSections(tx, id, sections);
-      return (await this.repository.byId(id, tx))!;
+      return { page: (await this.repository.byId(id, tx))!, oldSlug: stored.slug };
     });
+    // A rename is announced under the old slug too: whatever was kept under it is out of date.
+    if (oldSlug !== page.slug) this.events.emit('statusPage', { id, slug: oldSlug, action: 'updated' });
     return this.changed(page, 'updated');
   }
 

@@ -133,8 +133,15 @@ describe('status pages: the API', () => {
     const again = await update(page.id, res.body as unknown as Record<string, unknown>);
     expect(again.status).toBe(200);
     expect({ ...again.body, updated_at: '' }).toEqual({ ...res.body, updated_at: '' });
+    const renames = record(t, 'statusPage');
     const cleared = await update(page.id, { sections: [], slug: 'partial-2' });
     expect(cleared.body).toMatchObject({ slug: 'partial-2', sections: [], description: 'All our services' });
+    // Both slugs are announced: a cache of the old one must go too.
+    expect(renames.events).toEqual([
+      { id: page.id, slug: 'partial', action: 'updated' },
+      { id: page.id, slug: 'partial-2', action: 'updated' },
+    ]);
+    renames.stop();
     await remove(page.id);
   });
 

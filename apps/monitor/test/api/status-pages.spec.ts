@@ -1,4 +1,5 @@
 import type { StatusPage, StatusPageAnnouncement, StatusPagesResponse } from '@monitor/contracts';
+import { DataSource } from 'typeorm';
 import { MutableClock } from './support/clock';
 import { accountWithRole, call, Headers, setupAdmin } from './support/http';
 import { createSensor, record, sql } from './support/sensors';
@@ -443,5 +444,39 @@ describe('status pages: the API', () => {
     expect((await update(one.id, { sections: [{ title: 'A', sensors: [s2, s1] }] })).status).toBe(200);
     await remove(one.id);
     await remove(two.id);
+  });
+
+  it('the list reads every page in the same few statements however many there are (no N+1)', async () => {
+    const statementsOfList = async (): Promise<number> => {
+      const spy = jest.spyOn(t.app.get(DataSource).logger, 'logQuery');
+      try {
+        const res = await call<StatusPagesResponse>(t, 'GET', '/api/status-pages', undefined, viewer);
+        expect(res.status).toBe(200);
+        return spy.mock.calls.length;
+      } finally {
+        spy.mockRestore();
+      }
+    };
+    const grow = async (n: number) => {
+      for (let i = 0; i < n; i++) {
+        const page = await made({
+          slug: `many-${n}-${i}`,
+          title: 'Many',
+          sections: [
+            { title: 'A', sensors: [sensors[0], sensors[1]] },
+            { title: 'B', sensors: [sensors[1]] },
+          ],
+        });
+        await announce(page.id, { title: 'Note', body: '', severity: 'info' });
+      }
+    };
+    await grow(2);
+    const few = await statementsOfList();
+    await grow(20);
+    const many = await statementsOfList();
+    expect(
+      (await call<StatusPagesResponse>(t, 'GET', '/api/status-pages', undefined, viewer)).body.status_pages,
+    ).toHaveLength(22);
+    expect(many).toBe(few);
   });
 });

@@ -92,6 +92,33 @@ async function fillTheRest(client: SqlClient): Promise<void> {
     [t, t],
   );
   const sensors = await client.all<{ id: number }>('SELECT id FROM sensors ORDER BY id');
+  // A status page with two sections (sensors out of id order) and two announcements.
+  const page = await client.get<{ id: number }>(
+    `INSERT INTO status_pages (slug, title, description, published, show_uptime, history_days, footer,
+       language, managed_by, created_at, updated_at)
+     VALUES ('status', 'Status', 'All of it', ?, ?, 60, 'Ops', 'de', NULL, ?, ?) RETURNING id`,
+    [true, false, t, t],
+  );
+  for (const [position, title, ids] of [
+    [0, 'Second first', [sensors[2].id, sensors[0].id]],
+    [1, '', [sensors[1].id]],
+  ] as const) {
+    const section = await client.get<{ id: number }>(
+      'INSERT INTO status_page_sections (page_id, position, title) VALUES (?, ?, ?) RETURNING id',
+      [page!.id, position, title],
+    );
+    for (const [index, sensorId] of ids.entries())
+      await client.run('INSERT INTO status_page_sensors (section_id, sensor_id, position) VALUES (?, ?, ?)', [
+        section!.id,
+        sensorId,
+        index,
+      ]);
+  }
+  await client.run(
+    `INSERT INTO status_page_announcements (page_id, title, body, severity, created_at)
+     VALUES (?, 'Old', 'Resolved.', 'info', ?), (?, 'New', '', 'critical', ?)`,
+    [page!.id, t, page!.id, t + 60_000],
+  );
   for (const [tier, step, n] of [
     ['rollup_hourly', 3_600_000, 50],
     ['rollup_daily', 86_400_000, 12],
@@ -170,6 +197,7 @@ describe('backup and restore across backends', () => {
       'sites',
       'channels',
       'sensors',
+      'status_pages',
       'accounts',
       'incidents',
       'rollup_hourly',
@@ -297,7 +325,7 @@ function pgRows<T>(dataSource: { query(sql: string): Promise<unknown> }, sql: st
   return dataSource.query(sql) as Promise<T[]>;
 }
 
-/** The document without its first sensor (and that sensor's history and child links). */
+/** The document without its first sensor (and that sensor's history, child links and places on status pages). */
 function minusFirstSensor<T extends Record<string, unknown>>(document: T): T {
   type Ref = string | { name: string };
   const nameOf = (ref: Ref | null) => (ref === null ? null : typeof ref === 'string' ? ref : ref.name);
@@ -307,5 +335,8 @@ function minusFirstSensor<T extends Record<string, unknown>>(document: T): T {
   const keeps = (row: unknown) => nameOf((row as { sensor: Ref }).sensor) !== gone;
   for (const s of sensors) if (nameOf(s.parent) === gone) s.parent = null;
   for (const table of ['incidents', 'rollup_hourly', 'rollup_daily']) copy[table] = copy[table].filter(keeps);
+  for (const page of copy.status_pages as { sections: { sensors: Ref[] }[] }[])
+    for (const section of page.sections)
+      section.sensors = section.sensors.filter((ref) => nameOf(ref) !== gone);
   return copy as T;
 }

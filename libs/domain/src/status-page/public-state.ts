@@ -22,7 +22,7 @@ export function publicSensorStatus(state: LiveSensorState): PublicSensorStatus {
       return 'down';
     case 'warn':
       return 'degraded';
-    default:
+    case 'unknown':
       return 'unknown';
   }
 }

@@ -1,4 +1,3 @@
-import type { StatusPage } from '@monitor/contracts';
 import { DAY_MS, HOUR_MS } from '../history/history-range';
 import { emptyBucket, type Bucket } from '../history/rollup-bucket';
 import { latencyBadge, statusBadge, uptimeBadge, isBadgeWindow } from './badges';

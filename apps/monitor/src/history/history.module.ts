@@ -15,7 +15,14 @@ import { RollupMaintenance } from './rollup-maintenance.service';
 @Module({
   imports: [ClusterModule, SensorsStorageModule, IncidentsStorageModule, SettingsStorageModule],
   controllers: [HistoryController],
-  providers: [HistoryRepository, HistoryPageRepository, ResultWriter, RollupMaintenance, HistoryService, HistoryStats],
+  providers: [
+    HistoryRepository,
+    HistoryPageRepository,
+    ResultWriter,
+    RollupMaintenance,
+    HistoryService,
+    HistoryStats,
+  ],
   exports: [HistoryRepository, ResultWriter, RollupMaintenance, HistoryStats, HistoryService],
 })
 export class HistoryModule {}

@@ -109,10 +109,9 @@ export class PublicStatusService implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
-    this.subscription = merge(
-      this.events.on('status'),
-      this.events.on('incident'),
-    ).subscribe((event) => this.cache.invalidateSensor(event.sensor_id));
+    this.subscription = merge(this.events.on('status'), this.events.on('incident')).subscribe((event) =>
+      this.cache.invalidateSensor(event.sensor_id),
+    );
     this.subscription.add(
       merge(this.events.on('sensor'), this.events.on('statusPage'), this.events.on('maintenance')).subscribe(
         () => this.cache.invalidateAll(),
@@ -134,7 +133,12 @@ export class PublicStatusService implements OnModuleInit, OnModuleDestroy {
     acceptLanguage: string | undefined,
   ): Promise<{ found: boolean; body: Body; negotiated: boolean }> {
     const page = await this.cache.get(slug);
-    if (!page) return { found: false, body: bodyOf(renderNotFoundPage(pageLanguage('', acceptLanguage))), negotiated: true };
+    if (!page)
+      return {
+        found: false,
+        body: bodyOf(renderNotFoundPage(pageLanguage('', acceptLanguage))),
+        negotiated: true,
+      };
     const language = pageLanguage(page.language, acceptLanguage);
     return { found: true, body: page.htmlBody(language), negotiated: page.language === '' };
   }
@@ -176,7 +180,11 @@ export class PublicStatusService implements OnModuleInit, OnModuleDestroy {
         s.id,
         {
           name: s.name,
-          state: { status: s.status, enabled: s.enabled, inMaintenance: this.maintenance.inMaintenance(s.id, now) },
+          state: {
+            status: s.status,
+            enabled: s.enabled,
+            inMaintenance: this.maintenance.inMaintenance(s.id, now),
+          },
           rollups: { ...rollups.get(s.id)!, outages: [] },
         },
       ]),

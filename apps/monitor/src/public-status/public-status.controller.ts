@@ -2,10 +2,12 @@ import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RequireAccess } from '../auth/access.decorator';
-import { sendCached } from './http-caching';
+import { REFRESH_SCRIPT } from '@monitor/domain';
+import { bodyOf, sendCached } from './http-caching';
 import { PublicStatusService, type BadgeKind } from './public-status.service';
 
 const SVG = 'image/svg+xml; charset=utf-8';
+const REFRESH_BODY = bodyOf(REFRESH_SCRIPT);
 
 /**
  * Published status pages for anyone: the JSON, the HTML page and the badges. Answers carry a
@@ -26,6 +28,14 @@ export class PublicStatusController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     sendCached(request, reply, await this.service.json(slug), 'application/json; charset=utf-8');
+  }
+
+  /** The page's own refresh script (every 60 s while visible); the page reads without it. */
+  @Get('status/refresh.js')
+  @RequireAccess('public')
+  @ApiProduces('text/javascript')
+  refreshScript(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+    sendCached(request, reply, REFRESH_BODY, 'text/javascript; charset=utf-8');
   }
 
   /** The page as complete HTML in its language or the visitor's; an HTML 404 page otherwise. */

@@ -293,7 +293,11 @@ describe('public status pages: JSON, HTML and badges without authentication', ()
     expect(html).toMatch(/^<!DOCTYPE html>\n<html lang="en">/);
     expect(html).toContain('Acme &lt;b&gt;status&lt;/b&gt; &amp; &quot;more&quot;');
     expect(html).toContain('Tonight &lt;script&gt;alert(1)&lt;/script&gt;');
-    expect(html).not.toMatch(/<script/i);
+    expect(html.match(/<script[^>]*>/gi)).toEqual(['<script src="/status/refresh.js" defer>']);
+    const script = await get(t, '/status/refresh.js');
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await script.text()).toContain('location.reload()');
     expect(html).toContain('All systems operational');
     const de = await (await get(t, '/status/acme', { 'accept-language': 'de-DE,de;q=0.9' })).text();
     expect(de).toMatch(/<html lang="de">/);

@@ -21,6 +21,7 @@ const ROUTE_ACCESS: Record<string, Access> = {
   'POST /api/logout': 'public',
   'GET /api/public/status-pages/:slug': 'public',
   'GET /status/:slug': 'public',
+  'GET /status/refresh.js': 'public',
   'GET /badge/:slug/:sensor/status.svg': 'public',
   'GET /badge/:slug/:sensor/uptime.svg': 'public',
   'GET /badge/:slug/:sensor/latency.svg': 'public',

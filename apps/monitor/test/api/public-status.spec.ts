@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
+import http from 'node:http';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import type { PublicStatusPage, StatusPageSection } from '@monitor/contracts';
 import { assertWellFormedXml } from '@monitor/domain/status-page/testing/well-formed-xml';
 import { UnitOfWork } from '../../src/core/database/unit-of-work';
@@ -336,6 +338,32 @@ describe('public status pages: JSON, HTML and badges without authentication', ()
       expect(await again.text()).toBe('');
       expect((await get(t, url, { 'if-none-match': '"other"' })).status).toBe(200);
     }
+  });
+
+  it('sends the page compressed once per body, each encoding with its own tag', async () => {
+    const raw = (encoding: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        const request = http.get(
+          `${t.url}/status/acme`,
+          { headers: { 'accept-encoding': encoding } },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          },
+        );
+        request.on('error', reject);
+      });
+    const plain = await raw('identity');
+    const br = await raw('gzip;q=0.5, br');
+    const gzip = await raw('gzip');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.brotliDecompressSync(br.body).toString()).toBe(plain.body.toString());
+    expect(zlib.gunzipSync(gzip.body).toString()).toBe(plain.body.toString());
+    expect(new Set([plain.headers.etag, br.headers.etag, gzip.headers.etag]).size).toBe(3);
+    expect(br.headers.vary).toBe('accept-language, accept-encoding');
   });
 
   it('shows a sensor going down at the next request after the event, not 10 s later', async () => {

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import type { StatusPageLanguage } from '@monitor/contracts';
+import { STATUS_PAGE_SLUG_PATTERN, type StatusPageLanguage } from '@monitor/contracts';
 import {
   buildPublicView,
   firstDayOf,
@@ -161,6 +161,8 @@ export class PublicStatusService implements OnModuleInit, OnModuleDestroy {
   }
 
   private async compute(slug: string): Promise<CachedPage | null> {
+    // No page can have another slug: the database is not asked.
+    if (!STATUS_PAGE_SLUG_PATTERN.test(slug)) return null;
     const page = await this.pages.publishedBySlug(slug);
     if (!page) return null;
     const now = this.clock.now();

@@ -1,52 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import type { AnnouncementInput, AnnouncementSeverity, StatusPageSection } from '@monitor/contracts';
+import type { AnnouncementInput, StatusPageSection } from '@monitor/contracts';
 import { DataSource } from 'typeorm';
 import { sqlClientFor, type SqlClient, type SqlExecutor } from '../core/database/sql-client';
-import { insertRows, storedBoolean } from '../core/database/stored-values';
+import {
+  loadPages,
+  writeSections,
+  type StatusPageColumns,
+  type StoredAnnouncement,
+  type StoredStatusPage,
+} from './status-page-rows.repository';
 
-/** What the API, the configuration file and a restore set on a page (sections apart). */
-export interface StatusPageColumns {
-  slug: string;
-  title: string;
-  description: string;
-  published: boolean;
-  show_uptime: boolean;
-  history_days: number;
-  footer: string;
-  language: string;
-}
+export type { StatusPageColumns, StoredAnnouncement, StoredStatusPage };
 
-export interface StoredAnnouncement {
-  id: number;
-  title: string;
-  body: string;
-  severity: AnnouncementSeverity;
-  created_at: number;
-}
-
-/** A stored page with its sections in order and its announcements newest first; times in epoch ms. */
-export interface StoredStatusPage extends StatusPageColumns {
-  id: number;
-  managed_by: string | null;
-  created_at: number;
-  updated_at: number;
-  sections: StatusPageSection[];
-  announcements: StoredAnnouncement[];
-}
-
-interface PageRow extends Omit<StatusPageColumns, 'published' | 'show_uptime'> {
-  id: number;
-  published: unknown;
-  show_uptime: unknown;
-  managed_by: string | null;
-  created_at: number | string;
-  updated_at: number | string;
-}
-
-const PAGE_COLUMNS =
-  'id, slug, title, description, published, show_uptime, history_days, footer, language, managed_by, created_at, updated_at';
-
-/** The only code that reads or writes the status pages' four tables (backup rows apart). */
+/** The status pages' four tables for the API, the public side and the configuration file. */
 @Injectable()
 export class StatusPagesRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -104,8 +70,26 @@ export class StatusPagesRepository {
     );
   }
 
-  async setManagedBy(tx: SqlExecutor, id: number, managedBy: string | null): Promise<void> {
-    await tx.run('UPDATE status_pages SET managed_by = ? WHERE id = ?', [managedBy, id]);
+  /**
+   * Creates or updates a page the configuration file declares (adopting an API page of that slug),
+   * marked as managed by it, with the file's sections; its announcements stay. Its id and whether it is new.
+   */
+  async saveDeclared(
+    tx: SqlExecutor,
+    page: StatusPageColumns,
+    sections: StatusPageSection[],
+    managedBy: string,
+    now: number,
+  ): Promise<{ id: number; created: boolean }> {
+    const existing = await tx.get<{ id: number }>('SELECT id FROM status_pages WHERE slug = ?', [page.slug]);
+    let id: number;
+    if (existing) {
+      id = Number(existing.id);
+      await this.update(tx, id, page, now);
+      await tx.run('UPDATE status_pages SET managed_by = ? WHERE id = ?', [managedBy, id]);
+    } else id = await this.insert(tx, page, now, managedBy);
+    await writeSections(tx, id, sections, existing !== undefined);
+    return { id, created: !existing };
   }
 
   /** Pages the file managed before and no longer declares go back to the API. */
@@ -171,102 +155,3 @@ const columnValues = (page: StatusPageColumns): unknown[] => [
   page.footer,
   page.language,
 ];
-
-/** Writes a page's sections in order, each with its sensors in order; `replace` deletes the old ones first. */
-export async function writeSections(
-  tx: SqlExecutor,
-  pageId: number,
-  sections: StatusPageSection[],
-  replace: boolean,
-): Promise<void> {
-  if (replace) await tx.run('DELETE FROM status_page_sections WHERE page_id = ?', [pageId]);
-  const links: (readonly unknown[])[] = [];
-  for (const [position, section] of sections.entries()) {
-    const row = await tx.get<{ id: number }>(
-      'INSERT INTO status_page_sections (page_id, position, title) VALUES (?, ?, ?) RETURNING id',
-      [pageId, position, section.title],
-    );
-    const sectionId = Number(row!.id);
-    section.sensors.forEach((sensorId, index) => links.push([sectionId, sensorId, index]));
-  }
-  await insertRows(tx, 'status_page_sensors', ['section_id', 'sensor_id', 'position'], links);
-}
-
-/**
- * The pages `where` selects with their sections, sensors and announcements: four statements
- * whatever the number of pages (no query per page).
- */
-export async function loadPages(
-  tx: SqlExecutor,
-  where: string,
-  params: unknown[],
-): Promise<StoredStatusPage[]> {
-  const rows = await tx.all<PageRow>(
-    `SELECT ${PAGE_COLUMNS} FROM status_pages ${where} ORDER BY slug`,
-    params,
-  );
-  if (rows.length === 0) return [];
-  const pageFilter = `page_id IN (SELECT id FROM status_pages ${where})`;
-  const [sections, links, announcements] = [
-    await tx.all<{ id: number; page_id: number; title: string }>(
-      `SELECT id, page_id, title FROM status_page_sections WHERE ${pageFilter} ORDER BY page_id, position`,
-      params,
-    ),
-    await tx.all<{ section_id: number; sensor_id: number }>(
-      `SELECT section_id, sensor_id FROM status_page_sensors WHERE section_id IN
-         (SELECT id FROM status_page_sections WHERE ${pageFilter}) ORDER BY section_id, position`,
-      params,
-    ),
-    await tx.all<StoredAnnouncement & { page_id: number; created_at: number | string }>(
-      `SELECT id, page_id, title, body, severity, created_at FROM status_page_announcements
-       WHERE ${pageFilter} ORDER BY created_at DESC, id DESC`,
-      params,
-    ),
-  ];
-  const sensorsOf = new Map<number, number[]>();
-  for (const link of links) {
-    const id = Number(link.section_id);
-    const list = sensorsOf.get(id) ?? [];
-    list.push(Number(link.sensor_id));
-    sensorsOf.set(id, list);
-  }
-  const sectionsOf = new Map<number, StatusPageSection[]>();
-  for (const section of sections) {
-    const pageId = Number(section.page_id);
-    const list = sectionsOf.get(pageId) ?? [];
-    list.push({ title: section.title, sensors: sensorsOf.get(Number(section.id)) ?? [] });
-    sectionsOf.set(pageId, list);
-  }
-  const announcementsOf = new Map<number, StoredAnnouncement[]>();
-  for (const a of announcements) {
-    const pageId = Number(a.page_id);
-    const list = announcementsOf.get(pageId) ?? [];
-    list.push({
-      id: Number(a.id),
-      title: a.title,
-      body: a.body,
-      severity: a.severity,
-      created_at: Number(a.created_at),
-    });
-    announcementsOf.set(pageId, list);
-  }
-  return rows.map((row) => {
-    const id = Number(row.id);
-    return {
-      id,
-      slug: row.slug,
-      title: row.title,
-      description: row.description,
-      published: storedBoolean(row.published),
-      show_uptime: storedBoolean(row.show_uptime),
-      history_days: Number(row.history_days),
-      footer: row.footer,
-      language: row.language,
-      managed_by: row.managed_by,
-      created_at: Number(row.created_at),
-      updated_at: Number(row.updated_at),
-      sections: sectionsOf.get(id) ?? [],
-      announcements: announcementsOf.get(id) ?? [],
-    };
-  });
-}

@@ -3,12 +3,10 @@ import os from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { PublicStatusPage, StatusPageSection } from '@monitor/contracts';
+import type { PublicStatusPage, StatusPage, StatusPageSection } from '@monitor/contracts';
 import { assertWellFormedXml } from '@monitor/domain/status-page/testing/well-formed-xml';
 import { UnitOfWork } from '../../src/core/database/unit-of-work';
-import { EventBus } from '../../src/core/events/event-bus';
 import { HistoryRepository } from '../../src/history/history.repository';
-import { StatusPagesRepository } from '../../src/status-pages/status-pages.repository';
 import { MutableClock } from './support/clock';
 import { call, Headers, setupAdmin } from './support/http';
 import {
@@ -44,39 +42,40 @@ const PRIVATE = {
   hidden: 'HIDDEN-SENSOR-3a7',
 };
 
-/** Stores a page through the status pages' repository and announces it as the service does. */
+/** Creates a page and its announcement through the status pages' API. */
 async function storePage(
   t: TestApp,
+  admin: Headers,
   page: { slug: string; published: boolean; language?: string; show_uptime?: boolean },
   sections: StatusPageSection[],
 ): Promise<number> {
-  const repository = t.app.get(StatusPagesRepository);
-  const id = await t.app.get(UnitOfWork).atomically(async (tx) => {
-    const created = await repository.insert(
-      tx,
-      {
-        slug: page.slug,
-        title: `Acme <b>status</b> & "more"`,
-        description: 'What we run.\nAll of it.',
-        published: page.published,
-        show_uptime: page.show_uptime ?? true,
-        history_days: 30,
-        footer: 'Footer text',
-        language: page.language ?? '',
-      },
-      NOW,
-    );
-    await repository.replaceSections(tx, created, sections);
-    await repository.insertAnnouncement(
-      tx,
-      created,
-      { title: 'Planned work', body: 'Tonight <script>alert(1)</script>', severity: 'warning' },
-      NOW,
-    );
-    return created;
-  });
-  t.app.get(EventBus).emit('statusPage', { id, slug: page.slug, action: 'created' });
-  return id;
+  const created = await call<StatusPage>(
+    t,
+    'POST',
+    '/api/status-pages',
+    {
+      slug: page.slug,
+      title: `Acme <b>status</b> & "more"`,
+      description: 'What we run.\nAll of it.',
+      published: page.published,
+      show_uptime: page.show_uptime ?? true,
+      history_days: 30,
+      footer: 'Footer text',
+      language: page.language ?? '',
+      sections,
+    },
+    admin,
+  );
+  expect(created.status).toBe(201);
+  const announced = await call(
+    t,
+    'POST',
+    `/api/status-pages/${created.body.id}/announcements`,
+    { title: 'Planned work', body: 'Tonight <script>alert(1)</script>', severity: 'warning' },
+    admin,
+  );
+  expect(announced.status).toBe(201);
+  return created.body.id;
 }
 
 /** Results of `sensorId` at the given times, summarised into hourly and daily buckets by the history's writes. */
@@ -113,6 +112,7 @@ describe('public status pages: JSON, HTML and badges without authentication', ()
   let web: Sensor;
   let api: Sensor;
   let hidden: Sensor;
+  let acmeId: number;
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'monitor-public-'));
@@ -157,11 +157,13 @@ describe('public status pages: JSON, HTML and badges without authentication', ()
     await feed(t, hidden.id, failure(PRIVATE.message), NOW - 3000);
     await feed(t, hidden.id, failure(PRIVATE.message), NOW - 2000);
     await flush(t);
-    await storePage(t, { slug: 'acme', published: true }, [
+    acmeId = await storePage(t, admin, { slug: 'acme', published: true }, [
       { title: 'Shop', sensors: [web.id, api.id] },
       { title: 'Backend', sensors: [api.id] },
     ]);
-    await storePage(t, { slug: 'draft', published: false }, [{ title: 'Everything', sensors: [hidden.id] }]);
+    await storePage(t, admin, { slug: 'draft', published: false }, [
+      { title: 'Everything', sensors: [hidden.id] },
+    ]);
   });
 
   afterAll(async () => {
@@ -384,6 +386,60 @@ describe('public status pages: JSON, HTML and badges without authentication', ()
     const etag = (await get(t, '/api/public/status-pages/acme')).headers.get('etag')!;
     await feed(t, hidden.id, success(), NOW);
     expect((await get(t, '/api/public/status-pages/acme', { 'if-none-match': etag })).status).toBe(304);
+  });
+});
+
+describe('public status pages follow their changes at once', () => {
+  let t: TestApp;
+  let admin: Headers;
+  let one: Sensor;
+  let two: Sensor;
+  let pageId: number;
+
+  beforeAll(async () => {
+    // A clock that stands still: nothing here may wait for the 10 s the cache keeps a view.
+    t = await startTestApp({ startScheduler: false, clock: new MutableClock(NOW) });
+    admin = await setupAdmin(t);
+    one = await createSensor(t, admin, { name: 'One', type: 'http', target: 'http://127.0.0.1:9/' });
+    two = await createSensor(t, admin, { name: 'Two', type: 'http', target: 'http://127.0.0.1:9/' });
+    pageId = await storePage(t, admin, { slug: 'live', published: true }, [
+      { title: 'All', sensors: [one.id, two.id] },
+    ]);
+  });
+
+  afterAll(() => t.close());
+
+  const names = async () => {
+    const res = await get(t, '/api/public/status-pages/live');
+    return res.status === 200
+      ? ((await res.json()) as PublicStatusPage).sections[0]!.sensors.map((s) => s.name)
+      : res.status;
+  };
+
+  it('a deleted sensor, a renamed one, an announcement and unpublishing show at the next request', async () => {
+    expect(await names()).toEqual(['One', 'Two']);
+    expect((await call(t, 'PUT', `/api/sensors/${two.id}`, { name: 'Second' }, admin)).status).toBe(200);
+    expect(await names()).toEqual(['One', 'Second']);
+    expect((await get(t, '/badge/live/Second/status.svg')).status).toBe(200);
+    expect((await call(t, 'DELETE', `/api/sensors/${one.id}`, undefined, admin)).status).toBe(200);
+    expect(await names()).toEqual(['Second']);
+    expect((await get(t, '/badge/live/One/status.svg')).status).toBe(404);
+    const announced = await call(
+      t,
+      'POST',
+      `/api/status-pages/${pageId}/announcements`,
+      { title: 'Fixed', body: 'All good', severity: 'info' },
+      admin,
+    );
+    expect(announced.status).toBe(201);
+    const page = (await (await get(t, '/api/public/status-pages/live')).json()) as PublicStatusPage;
+    expect(page.announcements.map((a) => a.title).sort()).toEqual(['Fixed', 'Planned work']);
+    expect((await call(t, 'PUT', `/api/status-pages/${pageId}`, { published: false }, admin)).status).toBe(
+      200,
+    );
+    expect(await names()).toBe(404);
+    expect((await get(t, '/status/live')).status).toBe(404);
+    expect((await get(t, '/badge/live/Second/status.svg')).status).toBe(404);
   });
 });
 

@@ -112,7 +112,6 @@ describe('public status pages: JSON, HTML and badges without authentication', ()
   let web: Sensor;
   let api: Sensor;
   let hidden: Sensor;
-  let acmeId: number;
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'monitor-public-'));
@@ -157,7 +156,7 @@ describe('public status pages: JSON, HTML and badges without authentication', ()
     await feed(t, hidden.id, failure(PRIVATE.message), NOW - 3000);
     await feed(t, hidden.id, failure(PRIVATE.message), NOW - 2000);
     await flush(t);
-    acmeId = await storePage(t, admin, { slug: 'acme', published: true }, [
+    await storePage(t, admin, { slug: 'acme', published: true }, [
       { title: 'Shop', sensors: [web.id, api.id] },
       { title: 'Backend', sensors: [api.id] },
     ]);

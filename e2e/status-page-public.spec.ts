@@ -1,9 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 
-import Database from 'better-sqlite3';
 import type { Sensor } from '@monitor/contracts';
 import type { Page } from 'playwright-core';
 
@@ -34,52 +32,41 @@ async function startTarget(): Promise<{ url: string; close(): Promise<void> }> {
   };
 }
 
-/**
- * Stores a published page straight into the server's SQLite file (WAL lets a second connection
- * write): the status pages' admin API is another part of this issue.
- */
-function storePage(dataDir: string, slug: string, language: string, sensorIds: number[]): void {
-  const db = new Database(join(dataDir, 'monitor.db'));
-  db.pragma('busy_timeout = 5000');
-  try {
-    const now = Date.now();
-    db.transaction(() => {
-      const page = db
-        .prepare(
-          `INSERT INTO status_pages (slug, title, description, published, show_uptime, history_days, footer,
-             language, managed_by, created_at, updated_at) VALUES (?, ?, ?, 1, 1, ?, ?, ?, NULL, ?, ?)`,
-        )
-        .run(
-          slug,
-          'Example Corporation service status for every customer-facing system',
-          'Everything customers use, watched every minute.\nSubscribe to updates on our blog.',
-          HISTORY_DAYS,
-          'Example Corporation · support@example.invalid',
-          language,
-          now,
-          now,
-        ).lastInsertRowid;
-      const section = db
-        .prepare('INSERT INTO status_page_sections (page_id, position, title) VALUES (?, 0, ?)')
-        .run(page, 'Customer-facing services in the European region').lastInsertRowid;
-      sensorIds.forEach((id, position) =>
-        db
-          .prepare('INSERT INTO status_page_sensors (section_id, sensor_id, position) VALUES (?, ?, ?)')
-          .run(section, id, position),
-      );
-      db.prepare(
-        `INSERT INTO status_page_announcements (page_id, title, body, severity, created_at) VALUES (?, ?, ?, ?, ?)`,
-      ).run(
-        page,
-        'Planned database maintenance',
-        'Short interruptions are possible tonight.',
-        'warning',
-        now,
-      );
-    })();
-  } finally {
-    db.close();
-  }
+/** Creates a published page with an announcement through the status pages' API. */
+async function storePage(
+  serverUrl: string,
+  cookie: string,
+  slug: string,
+  language: string,
+  sensorIds: number[],
+): Promise<void> {
+  const headers = { 'content-type': 'application/json', cookie, origin: serverUrl };
+  const created = await fetch(`${serverUrl}/api/status-pages`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      slug,
+      title: 'Example Corporation service status for every customer-facing system',
+      description: 'Everything customers use, watched every minute.\nSubscribe to updates on our blog.',
+      published: true,
+      history_days: HISTORY_DAYS,
+      footer: 'Example Corporation · support@example.invalid',
+      language,
+      sections: [{ title: 'Customer-facing services in the European region', sensors: sensorIds }],
+    }),
+  });
+  expect(created.status).toBe(201);
+  const { id } = (await created.json()) as { id: number };
+  const announced = await fetch(`${serverUrl}/api/status-pages/${id}/announcements`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      title: 'Planned database maintenance',
+      body: 'Short interruptions are possible tonight.',
+      severity: 'warning',
+    }),
+  });
+  expect(announced.status).toBe(201);
 }
 
 /** Listens for CSP violations from the first script on (an init script is not subject to the page's CSP). */
@@ -114,8 +101,8 @@ describe('The public status page in real Chromium (built server)', () => {
       expect(created.status).toBe(201);
       ids.push(((await created.json()) as Sensor).id);
     }
-    storePage(server.dataDir, 'example', '', ids);
-    storePage(server.dataDir, 'beispiel', 'de', ids);
+    await storePage(server.url, cookie, 'example', '', ids);
+    await storePage(server.url, cookie, 'beispiel', 'de', ids);
     browser = await openBrowser({ viewport: PHONE });
     page = browser.page;
     await page.addInitScript(WATCH_CSP);

@@ -128,7 +128,7 @@ describe('The public status page in real Chromium (built server)', () => {
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
       PHONE.width,
     );
-    expect(await page.locator('.bar[title]').count()).toBe(2 * HISTORY_DAYS);
+    expect(await page.locator('.bars > i[title]').count()).toBe(2 * HISTORY_DAYS);
     expect(await page.locator('.sr-only').first().textContent()).toMatch(/^90 days, /);
     expect(await cspViolations()).toEqual([]);
     expect(problems).toEqual([]);

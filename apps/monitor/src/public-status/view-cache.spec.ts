@@ -33,9 +33,21 @@ describe('ViewCache', () => {
     now += 9_999;
     expect((await c.get('p'))!.n).toBe(1);
     now += 1;
+    // Aged: the old view answers while the next one is computed, which then takes over.
     const later = c.get('p');
+    expect((await later)!.n).toBe(1);
+    expect((await c.get('p'))!.n).toBe(1);
+    expect(computed).toHaveLength(2);
     release.forEach((r) => r());
-    expect((await later)!.n).toBe(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await c.get('p'))!.n).toBe(2);
+    // Invalidated: nobody gets the old view any more, they wait for the new one.
+    now += 10_000;
+    expect((await c.get('p'))!.n).toBe(2);
+    c.invalidateSensor(1);
+    const waited = c.get('p');
+    release.forEach((r) => r());
+    expect((await waited)!.n).toBe(4);
   });
 
   it('drops the views showing a sensor at once, and those still computing', async () => {

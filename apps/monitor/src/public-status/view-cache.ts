@@ -1,7 +1,9 @@
 /*
  * A per-key cache of computed views: a view is reused for `maxAgeMs`, concurrent misses share one
  * computation, and an invalidation drops what it touches at once (a computation already running
- * still answers its own waiters, but is never reused). Nest-free.
+ * still answers its own waiters, but is never reused). A view that merely aged keeps being answered
+ * while its successor is computed, so visitors never queue behind the periodic recomputation; after
+ * an invalidation they wait for the new view. Nest-free.
  */
 
 interface Slot<V> {
@@ -9,6 +11,9 @@ interface Slot<V> {
   promise: Promise<V | null>;
   /** The sensors the view shows; null while it is computed (any sensor may then concern it). */
   sensors: ReadonlySet<number> | null;
+  value: V | null;
+  /** The aged view this one replaces, answered until it is computed. */
+  stale: V | null;
 }
 
 export class ViewCache<V> {
@@ -24,10 +29,15 @@ export class ViewCache<V> {
   get(key: string): Promise<V | null> {
     const now = this.now();
     const slot = this.slots.get(key);
-    if (slot && (slot.sensors === null || (now >= slot.at && now - slot.at < this.maxAgeMs))) {
-      return slot.promise;
-    }
-    const fresh: Slot<V> = { at: now, promise: Promise.resolve(null), sensors: null };
+    if (slot?.sensors === null) return slot.stale === null ? slot.promise : Promise.resolve(slot.stale);
+    if (slot && now >= slot.at && now - slot.at < this.maxAgeMs) return slot.promise;
+    const fresh: Slot<V> = {
+      at: now,
+      promise: Promise.resolve(null),
+      sensors: null,
+      value: null,
+      stale: slot?.value ?? null,
+    };
     const forget = () => {
       if (this.slots.get(key) === fresh) this.slots.delete(key);
     };
@@ -35,7 +45,11 @@ export class ViewCache<V> {
       (view) => {
         // Unknown keys are not kept: anyone can ask for any number of them.
         if (view === null) forget();
-        else fresh.sensors = this.sensorsOf(view);
+        else {
+          fresh.sensors = this.sensorsOf(view);
+          fresh.value = view;
+          fresh.stale = null;
+        }
         return view;
       },
       (error: unknown) => {
@@ -43,8 +57,10 @@ export class ViewCache<V> {
         throw error;
       },
     );
+    // A refresh nobody waits for (the aged view answered) must not fail as an unhandled rejection.
+    fresh.promise.catch(() => undefined);
     this.slots.set(key, fresh);
-    return fresh.promise;
+    return fresh.stale === null ? fresh.promise : Promise.resolve(fresh.stale);
   }
 
   invalidateAll(): void {

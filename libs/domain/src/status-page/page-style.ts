@@ -32,8 +32,8 @@ p{margin:0 0 8px}
 .state.degraded::before{background:var(--degraded)}.state.maintenance::before{background:var(--maintenance)}
 .state.paused::before{background:var(--paused)}
 .bars{display:flex;gap:1px;height:28px;margin:8px 0 4px}
-.bar{flex:1 1 0;min-width:0;border-radius:1px;background:var(--none)}
-.bar.up{background:var(--up)}.bar.degraded{background:var(--degraded)}.bar.down{background:var(--down)}
+.bars>i{flex:1 1 0;min-width:0;border-radius:1px;background:var(--none)}
+.bars>.up{background:var(--up)}.bars>.degraded{background:var(--degraded)}.bars>.down{background:var(--down)}
 .scale{display:flex;justify-content:space-between;font-size:.8rem}
 .incidents{list-style:none;padding:0;margin:0}.incidents li{padding:6px 0;border-top:1px solid var(--line)}
 .incidents li:first-child{border-top:0}

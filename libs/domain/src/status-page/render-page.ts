@@ -74,7 +74,8 @@ function sensorHtml(sensor: PublicSensor, historyDays: number, s: PageStrings, l
       : `<span class="muted">${escapeHtml(formatPercent(uptime, language))} ${escapeHtml(s.uptime(window))}</span>`;
   const bars = sensor.days
     .map(
-      (d) => `<div class="bar ${d.worst ?? 'none'}" title="${escapeHtml(dayTitle(d, s, language))}"></div>`,
+      // The shortest element that takes a box: 200 sensors × 90 days are 18,000 of them.
+      (d) => `<i class="${d.worst ?? 'none'}" title="${escapeHtml(dayTitle(d, s, language))}"></i>`,
     )
     .join('');
   return [

@@ -2,6 +2,7 @@ import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RequireAccess } from '../auth/access.decorator';
+import { PublicStatusPageDto } from './dto/public-status-page.dto';
 import { REFRESH_SCRIPT } from '@monitor/domain';
 import { bodyOf, sendCached } from './http-caching';
 import { PublicStatusService, type BadgeKind } from './public-status.service';
@@ -21,7 +22,7 @@ export class PublicStatusController {
   /** A published page's state: display names and states only. 404 when unknown or unpublished. */
   @Get('api/public/status-pages/:slug')
   @RequireAccess('public')
-  @ApiOkResponse({ description: 'the PublicStatusPage contract (libs/contracts/src/status-pages.ts)' })
+  @ApiOkResponse({ type: PublicStatusPageDto })
   async json(
     @Param('slug') slug: string,
     @Req() request: FastifyRequest,

@@ -415,7 +415,7 @@ describe('public status pages follow their changes at once', () => {
       : res.status;
   };
 
-  it('a deleted sensor, a renamed one, an announcement and unpublishing show at the next request', async () => {
+  it('a deleted sensor, a renamed one, an announcement, a maintenance window and unpublishing show at the next request', async () => {
     expect(await names()).toEqual(['One', 'Two']);
     expect((await call(t, 'PUT', `/api/sensors/${two.id}`, { name: 'Second' }, admin)).status).toBe(200);
     expect(await names()).toEqual(['One', 'Second']);
@@ -433,6 +433,24 @@ describe('public status pages follow their changes at once', () => {
     expect(announced.status).toBe(201);
     const page = (await (await get(t, '/api/public/status-pages/live')).json()) as PublicStatusPage;
     expect(page.announcements.map((a) => a.title).sort()).toEqual(['Fixed', 'Planned work']);
+    // A maintenance window open now, covering the remaining sensor: the page says so at once.
+    const window = await call(
+      t,
+      'POST',
+      '/api/maintenance',
+      {
+        name: 'Private window name',
+        starts_at: new Date(NOW - HOUR).toISOString(),
+        ends_at: new Date(NOW + HOUR).toISOString(),
+        sensors: [two.id],
+      },
+      admin,
+    );
+    expect(window.status).toBe(201);
+    const maintained = (await (await get(t, '/api/public/status-pages/live')).json()) as PublicStatusPage;
+    expect(maintained.status).toBe('maintenance');
+    expect(maintained.sections[0]!.sensors[0]!.status).toBe('maintenance');
+    expect(JSON.stringify(maintained)).not.toContain('Private window name');
     expect((await call(t, 'PUT', `/api/status-pages/${pageId}`, { published: false }, admin)).status).toBe(
       200,
     );

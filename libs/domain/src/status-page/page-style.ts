@@ -34,7 +34,8 @@ p{margin:0 0 8px}
 .bars{display:flex;gap:1px;height:28px;margin:8px 0 4px}
 .bars>i{flex:1 1 0;min-width:0;border-radius:1px;background:var(--none)}
 .bars>.up{background:var(--up)}.bars>.degraded{background:var(--degraded)}.bars>.down{background:var(--down)}
-.scale{display:flex;justify-content:space-between;font-size:.8rem}
+.scale{display:flex;flex-wrap:wrap;justify-content:space-between;gap:0 12px;font-size:.875rem}
+.card h2{margin:0 0 8px}
 .incidents{list-style:none;padding:0;margin:0}.incidents li{padding:6px 0;border-top:1px solid var(--line)}
 .incidents li:first-child{border-top:0}
 footer{padding-top:8px;padding-bottom:32px;font-size:.9rem}

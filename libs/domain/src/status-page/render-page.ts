@@ -71,7 +71,7 @@ function sensorHtml(sensor: PublicSensor, historyDays: number, s: PageStrings, l
   const figure =
     uptime === null
       ? ''
-      : `<span class="muted">${escapeHtml(formatPercent(uptime, language))} ${escapeHtml(s.uptime(window))}</span>`;
+      : `<span>${escapeHtml(formatPercent(uptime, language))} ${escapeHtml(s.uptime(window))}</span>`;
   const bars = sensor.days
     .map(
       // The shortest element that takes a box: 200 sensors × 90 days are 18,000 of them.
@@ -84,8 +84,7 @@ function sensorHtml(sensor: PublicSensor, historyDays: number, s: PageStrings, l
     `<span class="state ${sensor.status}">${escapeHtml(s.sensor[sensor.status])}</span></div>`,
     `<div class="bars" aria-hidden="true">${bars}</div>`,
     `<p class="sr-only">${escapeHtml(daySummary(sensor.days, s))}</p>`,
-    `<div class="scale muted" aria-hidden="true"><span>${escapeHtml(s.historyOf(historyDays))}</span></div>`,
-    figure ? `<p>${figure}</p>` : '',
+    `<div class="scale muted"><span>${escapeHtml(s.historyOf(historyDays))}</span>${figure}</div>`,
     '</div>',
   ].join('');
 }

@@ -14,7 +14,7 @@ const swc = [
 ];
 
 // ESM-only packages that run under Node's require(esm) but must be compiled for jest's loader.
-const esmPackages = ['content-disposition', '@noble/hashes', '@scure/base'];
+const esmPackages = ['content-disposition', '@noble/hashes', '@scure/base', 'badge-maker'];
 
 const common = {
   transform: { '^.+\\.ts$': swc, [`/node_modules/(${esmPackages.join('|')})/.+\\.js$`]: swc },

@@ -20,6 +20,7 @@ import { SensorsModule } from './sensors/sensors.module';
 import { SettingsModule } from './settings/settings.module';
 import { SitesModule } from './sites/sites.module';
 import { StatusPagesModule } from './status-pages/status-pages.module';
+import { PublicStatusModule } from './public-status/public-status.module';
 import { DoctorModule } from './doctor/doctor.module';
 import { UsersModule } from './users/users.module';
 
@@ -48,6 +49,7 @@ export class AppModule {
         LiveModule,
         SitesModule,
         StatusPagesModule,
+        PublicStatusModule,
         DoctorModule,
         ExamplesModule,
         DeclaredModule,

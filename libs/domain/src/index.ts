@@ -12,3 +12,4 @@ export * from './sensor.definition';
 export * from './channel.definition';
 export * from './cluster-membership';
 export * from './cluster-report';
+export * from './status-page';

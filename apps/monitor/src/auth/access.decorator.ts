@@ -27,4 +27,11 @@ export const PUBLIC_ROUTES: readonly string[] = [
   'POST /api/login/totp',
   'POST /api/logout',
   'POST /api/setup',
+  // Published status pages and their badges (issue 17).
+  'GET /api/public/status-pages/:slug',
+  'GET /status/:slug',
+  'GET /status/refresh.js',
+  'GET /badge/:slug/:sensor/status.svg',
+  'GET /badge/:slug/:sensor/uptime.svg',
+  'GET /badge/:slug/:sensor/latency.svg',
 ];

@@ -4,6 +4,7 @@ import { IncidentsStorageModule } from '../incidents/incidents-storage.module';
 import { SensorsStorageModule } from '../sensors/sensors-storage.module';
 import { SettingsStorageModule } from '../settings/settings-storage.module';
 import { HistoryController } from './history.controller';
+import { HistoryPageRepository } from './history-page.repository';
 import { HistoryRepository } from './history.repository';
 import { HistoryStats } from './history-stats';
 import { HistoryService } from './history.service';
@@ -14,7 +15,14 @@ import { RollupMaintenance } from './rollup-maintenance.service';
 @Module({
   imports: [ClusterModule, SensorsStorageModule, IncidentsStorageModule, SettingsStorageModule],
   controllers: [HistoryController],
-  providers: [HistoryRepository, ResultWriter, RollupMaintenance, HistoryService, HistoryStats],
+  providers: [
+    HistoryRepository,
+    HistoryPageRepository,
+    ResultWriter,
+    RollupMaintenance,
+    HistoryService,
+    HistoryStats,
+  ],
   exports: [HistoryRepository, ResultWriter, RollupMaintenance, HistoryStats, HistoryService],
 })
 export class HistoryModule {}

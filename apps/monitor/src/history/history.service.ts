@@ -15,9 +15,13 @@ import {
   chooseTier,
   downtimeMs,
   fillSeries,
+  firstDayOf,
   historyWindow,
+  lastDayWindow,
+  startOfUtcDay,
   NotFoundError,
   type Retention,
+  type SensorRollups,
 } from '@monitor/domain';
 import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
@@ -25,6 +29,7 @@ import type { MonitorConfig } from '../core/config/monitor-config';
 import { toIncidentView } from '../incidents/incident.view';
 import { IncidentsRepository } from '../incidents/incidents.repository';
 import { SensorsRepository } from '../sensors/sensors.repository';
+import { HistoryPageRepository } from './history-page.repository';
 import { HistoryRepository } from './history.repository';
 import { ResultWriter } from './result-writer.service';
 
@@ -46,6 +51,7 @@ export class HistoryService {
 
   constructor(
     private readonly queries: HistoryRepository,
+    private readonly pageQueries: HistoryPageRepository,
     private readonly sensors: SensorsRepository,
     private readonly incidentRows: IncidentsRepository,
     private readonly writer: ResultWriter,
@@ -126,6 +132,32 @@ export class HistoryService {
     }
     this.lastDay = { at: now, uptime };
     return uptime;
+  }
+
+  /**
+   * Many sensors' rollups as a public status page shows them: 90 days of daily buckets, today's
+   * hourly ones (today has no daily bucket yet) and the last 24 full hours. Three statements for
+   * all the sensors together.
+   */
+  async pageRollups(
+    sensorIds: readonly number[],
+    now: number,
+  ): Promise<Map<number, Omit<SensorRollups, 'outages'>>> {
+    const today = startOfUtcDay(now);
+    const lastDay = lastDayWindow(now);
+    const daily = await this.pageQueries.dailyBucketsOf(sensorIds, firstDayOf(now, 90), today);
+    const todays = await this.pageQueries.hourlyTotalsOf(sensorIds, today, today + DAY_MS);
+    const lastDays = await this.pageQueries.hourlyTotalsOf(sensorIds, lastDay.from, lastDay.to);
+    return new Map(
+      sensorIds.map((id) => [
+        id,
+        {
+          daily: daily.get(id) ?? new Map(),
+          today: todays.get(id) ?? emptyBucket(),
+          lastDay: lastDays.get(id) ?? emptyBucket(),
+        },
+      ]),
+    );
   }
 
   private async window(

@@ -199,6 +199,33 @@ export class IncidentsRepository {
     return rows.map(entityOf);
   }
 
+  /**
+   * The sensors' open incidents and those resolved after `since`: sensor and times only (what a
+   * public status page may show). A few statements for all the sensors together.
+   */
+  async spansOf(
+    sensorIds: readonly number[],
+    since: number,
+  ): Promise<{ sensorId: number; startedAt: number; resolvedAt: number | null }[]> {
+    const out: { sensorId: number; startedAt: number; resolvedAt: number | null }[] = [];
+    for (let at = 0; at < sensorIds.length; at += 500) {
+      const ids = sensorIds.slice(at, at + 500);
+      const rows = await this.sql.all<{ sensor_id: number; started_at: number; resolved_at: number | null }>(
+        `SELECT sensor_id, started_at, resolved_at FROM incidents
+         WHERE sensor_id IN (${ids.map(() => '?').join(', ')}) AND (resolved_at IS NULL OR resolved_at >= ?)`,
+        [...ids, since],
+      );
+      for (const row of rows) {
+        out.push({
+          sensorId: Number(row.sensor_id),
+          startedAt: Number(row.started_at),
+          resolvedAt: row.resolved_at === null ? null : Number(row.resolved_at),
+        });
+      }
+    }
+    return out;
+  }
+
   /** Every open incident, for rebuilding runtime state at start. */
   async allOpen(): Promise<IncidentEntity[]> {
     return (

@@ -18,6 +18,9 @@ export function dashboardDirectory(): string | null {
 const isApiPath = (url: string): boolean =>
   url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 
+/** The public status pages and badges are the server's, never the dashboard's deep links. */
+const isPublicStatusPath = (url: string): boolean => /^\/(status|badge)(\/|\?|$)/.test(url);
+
 /**
  * Serves the built dashboard at `/`: hashed assets cached for a year, and index.html (no-cache)
  * for every other GET outside /api so deep links work. The Brotli or gzip copy written at build time
@@ -39,7 +42,7 @@ export async function registerDashboard(app: NestFastifyApplication, dir: string
   }
   const fastify = app.getHttpAdapter().getInstance();
   fastify.get('/*', (request: FastifyRequest, reply: FastifyReply) => {
-    if (isApiPath(request.url)) {
+    if (isApiPath(request.url) || isPublicStatusPath(request.url)) {
       return sendError(
         request,
         reply,

@@ -79,9 +79,15 @@ describe('Navigation, account menu, Settings area and health indicator (built se
     problems.length = 0;
   });
 
-  it('has exactly Status, Incidents, Sites and Channels at the top, and a Settings link beside them', async () => {
+  it('has exactly Status, Incidents, Sites, Channels and Status pages at the top, and a Settings link beside them', async () => {
     await openStatus();
-    expect(await labels(mainNav().getByRole('link'))).toEqual(['Status', 'Incidents', 'Sites', 'Channels']);
+    expect(await labels(mainNav().getByRole('link'))).toEqual([
+      'Status',
+      'Incidents',
+      'Sites',
+      'Channels',
+      'Status pages',
+    ]);
     await expect(mainNav().getByRole('link', { name: 'Status' }).getAttribute('aria-current')).resolves.toBe(
       'page',
     );
@@ -243,7 +249,13 @@ describe('Navigation, account menu, Settings area and health indicator (built se
       const panel = page.locator('#phone-menu');
       await panel.waitFor({ state: 'visible' });
       await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('true');
-      expect(await labels(mainNav().getByRole('link'))).toEqual(['Status', 'Incidents', 'Sites', 'Channels']);
+      expect(await labels(mainNav().getByRole('link'))).toEqual([
+        'Status',
+        'Incidents',
+        'Sites',
+        'Channels',
+        'Status pages',
+      ]);
       const entries = [
         ...(await mainNav().getByRole('link').all()),
         panel.getByRole('link', { name: 'Settings' }),

@@ -38,8 +38,8 @@ const SHOWN = 8;
               [attr.data-add-sensor]="sensor.name"
               (click)="picked.emit(sensor.id)"
             >
-              <span aria-hidden="true">+ </span>{{ sensor.name
-              }}<span class="visually-hidden">{{
+              <span aria-hidden="true">+ {{ sensor.name }}</span
+              ><span class="visually-hidden">{{
                 'statusPages.picker.addNamed' | transloco: { name: sensor.name }
               }}</span>
             </button>

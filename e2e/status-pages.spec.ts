@@ -84,6 +84,17 @@ describe('Status pages screen (built server and dashboard, real Chromium)', () =
     await page.waitForLoadState('networkidle');
   }
 
+  /** The main navigation's entries in one row at `width` (the header breaks lines elsewhere, never inside it). */
+  async function navInOneRow(width: number): Promise<boolean> {
+    await page.setViewportSize({ width, height: 800 });
+    const tops = await page
+      .getByRole('navigation', { name: /^(Main|Hauptnavigation)$/ })
+      .first()
+      .getByRole('link')
+      .evaluateAll((links) => links.map((link) => Math.round(link.getBoundingClientRect().top)));
+    return tops.length === 5 && new Set(tops).size === 1;
+  }
+
   async function screenshot(name: string): Promise<void> {
     await mkdir(SCREENSHOTS_DIR, { recursive: true });
     await page.screenshot({ path: join(SCREENSHOTS_DIR, name), fullPage: true });
@@ -140,7 +151,7 @@ describe('Status pages screen (built server and dashboard, real Chromium)', () =
 
   it('suggests the address from the title and checks it while it is typed', async () => {
     await page.getByLabel('Title', { exact: true }).fill('Public services');
-    const slug = page.getByLabel('Address');
+    const slug = page.getByLabel('Address', { exact: true });
     await expect(slug.inputValue()).resolves.toBe('public-services');
     await slug.fill('Public Services!');
     await page.getByTestId('slug-error').waitFor();
@@ -179,7 +190,11 @@ describe('Status pages screen (built server and dashboard, real Chromium)', () =
     // The search narrows the list down.
     await section(1).getByRole('button', { name: 'Add sensors' }).click();
     await section(1).getByLabel('Find a sensor').fill('data');
-    await expect(section(1).locator('[data-add-sensor]').allTextContents()).resolves.toEqual(['+ Database']);
+    await expect(
+      section(1)
+        .locator('[data-add-sensor]')
+        .evaluateAll((buttons) => buttons.map((button) => button.getAttribute('data-add-sensor'))),
+    ).resolves.toEqual(['Database']);
     await section(1).getByRole('button', { name: 'Add Database' }).click();
     await section(1).getByLabel('Find a sensor').fill('mail');
     await section(1).getByRole('button', { name: 'Add Mail relay' }).click();
@@ -190,30 +205,32 @@ describe('Status pages screen (built server and dashboard, real Chromium)', () =
     // Drag within a section: Payment API above Web shop.
     await drag(sensorItem(0, 'Payment API').getByTestId('drag-handle'), sensorItem(0, 'Web shop'), 'top');
     await waitFor(async () => (await shown(0)).join() === 'Payment API,Web shop');
-    // Drag into the other section: Mail relay below Web shop.
-    await drag(sensorItem(1, 'Mail relay').getByTestId('drag-handle'), sensorItem(0, 'Web shop'), 'bottom');
-    await waitFor(async () => (await shown(0)).join() === 'Payment API,Web shop,Mail relay');
+    // Drag into the other section: Mail relay onto Web shop's place.
+    await drag(sensorItem(1, 'Mail relay').getByTestId('drag-handle'), sensorItem(0, 'Web shop'), 'top');
+    await waitFor(async () => (await shown(0)).join() === 'Payment API,Mail relay,Web shop');
     expect(await shown(1)).toEqual(['Database']);
 
-    // The keyboard: focus stays on the button, so a second Enter moves the sensor again.
-    await sensorItem(0, 'Mail relay').getByRole('button', { name: 'Move Mail relay up' }).focus();
-    await page.keyboard.press('Enter');
-    await waitFor(async () => (await shown(0)).join() === 'Payment API,Mail relay,Web shop');
+    // The keyboard: focus stays on the button, so another Enter moves the sensor again.
+    await sensorItem(0, 'Payment API').getByRole('button', { name: 'Move Payment API down' }).focus();
     await page.keyboard.press('Enter');
     await waitFor(async () => (await shown(0)).join() === 'Mail relay,Payment API,Web shop');
+    await page.keyboard.press('Enter');
+    await waitFor(async () => (await shown(0)).join() === 'Mail relay,Web shop,Payment API');
     await expect(
       page.evaluate<string | undefined>(
         "document.activeElement?.querySelector('.visually-hidden')?.textContent",
       ),
-    ).resolves.toBe('Move Mail relay up');
+    ).resolves.toBe('Move Payment API down');
     await expect(page.getByTestId('sections-announcement').textContent()).resolves.toBe(
-      'Mail relay is now number 1 in Websites.',
+      'Payment API is now number 3 in Websites.',
     );
     // Down from the last place moves into the next section, at its start.
-    await sensorItem(0, 'Web shop').getByRole('button', { name: 'Move Web shop down' }).focus();
     await page.keyboard.press('Enter');
-    await waitFor(async () => (await shown(1)).join() === 'Web shop,Database');
-    expect(await shown(0)).toEqual(['Mail relay', 'Payment API']);
+    await waitFor(async () => (await shown(1)).join() === 'Payment API,Database');
+    expect(await shown(0)).toEqual(['Mail relay', 'Web shop']);
+    await expect(page.getByTestId('sections-announcement').textContent()).resolves.toBe(
+      'Payment API is now number 1 in Backend.',
+    );
 
     await page.getByRole('switch', { name: 'Published' }).check();
     await screenshot('status-page-editor.png');
@@ -230,22 +247,22 @@ describe('Status pages screen (built server and dashboard, real Chromium)', () =
     expect(saved.description).toBe('What is up at ACME.');
     expect(saved.published).toBe(true);
     expect(saved.sections).toEqual([
-      { title: 'Websites', sensors: [id('Mail relay'), id('Payment API')] },
-      { title: 'Backend', sensors: [id('Web shop'), id('Database')] },
+      { title: 'Websites', sensors: [id('Mail relay'), id('Web shop')] },
+      { title: 'Backend', sensors: [id('Payment API'), id('Database')] },
     ]);
 
     await page.reload();
     await page.getByTestId('section-1').waitFor();
-    expect(await shown(0)).toEqual(['Mail relay', 'Payment API']);
-    expect(await shown(1)).toEqual(['Web shop', 'Database']);
+    expect(await shown(0)).toEqual(['Mail relay', 'Web shop']);
+    expect(await shown(1)).toEqual(['Payment API', 'Database']);
     expect(await seriousAxeViolations(page)).toEqual([]);
     expect(unexpectedProblems()).toEqual([]);
   });
 
   it('reorders a saved page and turns publishing off and on through the switch', async () => {
     await openEditor();
-    await drag(sensorItem(1, 'Database').getByTestId('drag-handle'), sensorItem(1, 'Web shop'), 'top');
-    await waitFor(async () => (await shown(1)).join() === 'Database,Web shop');
+    await drag(sensorItem(1, 'Database').getByTestId('drag-handle'), sensorItem(1, 'Payment API'), 'top');
+    await waitFor(async () => (await shown(1)).join() === 'Database,Payment API');
     const published = page.getByRole('switch', { name: 'Published' });
     await expect(published.isChecked()).resolves.toBe(true);
     await published.uncheck();
@@ -253,7 +270,7 @@ describe('Status pages screen (built server and dashboard, real Chromium)', () =
     await page.getByTestId('page-status').filter({ hasText: 'was saved' }).waitFor();
     let saved = await stored();
     expect(saved.published).toBe(false);
-    expect(saved.sections[1].sensors).toEqual([id('Database'), id('Web shop')]);
+    expect(saved.sections[1].sensors).toEqual([id('Database'), id('Payment API')]);
 
     await openList();
     const item = page.getByTestId('status-page-public-services');
@@ -323,6 +340,7 @@ describe('Status pages screen (built server and dashboard, real Chromium)', () =
       await page.setViewportSize({ width: 730, height: 740 });
       await openList();
       expect(await layoutMisfits(page, 'list at 730 px', false)).toEqual([]);
+      for (const width of [730, 1280, 1920]) expect([width, await navInOneRow(width)]).toEqual([width, true]);
       await page.setViewportSize({ width: 360, height: 740 });
       await openList();
       expect(await layoutMisfits(page, 'list')).toEqual([]);
@@ -346,14 +364,15 @@ describe('Status pages screen (built server and dashboard, real Chromium)', () =
       expect((await page.getByTestId('published-state').textContent())?.trim()).toBe('Veröffentlicht');
       await openEditor();
       await page.getByLabel('Titel', { exact: true }).waitFor();
-      await page.getByLabel('Adresse').waitFor();
+      await page.getByLabel('Adresse', { exact: true }).waitFor();
       await page.getByRole('switch', { name: 'Veröffentlicht' }).waitFor();
       await page.getByRole('button', { name: 'Abschnitt hinzufügen' }).waitFor();
-      await page.getByRole('button', { name: 'Mail relay nach oben' }).waitFor();
+      await page.getByRole('button', { name: 'Web shop nach oben' }).waitFor();
       await page.getByRole('heading', { name: 'Meldungen' }).waitFor();
       await screenshot('status-page-editor-de.png');
       await page.setViewportSize({ width: 730, height: 740 });
       expect(await layoutMisfits(page, 'German at 730 px', false)).toEqual([]);
+      for (const width of [730, 1280, 1920]) expect([width, await navInOneRow(width)]).toEqual([width, true]);
     } finally {
       await page.setViewportSize({ width: 1280, height: 900 });
       expect((await write('put', '/api/settings', { ui: { language: 'en' } })).status()).toBe(200);
@@ -391,7 +410,7 @@ describe('Status pages screen (built server and dashboard, real Chromium)', () =
     expect(await page.getByRole('button', { name: /^Delete\b/ }).count()).toBe(0);
     await page.getByRole('link', { name: 'Details of Public services of ACME' }).click();
     await page.getByTestId('read-only').waitFor();
-    expect(await shown(0)).toEqual(['Mail relay', 'Payment API']);
+    expect(await shown(0)).toEqual(['Mail relay', 'Web shop']);
     expect(await page.getByTestId('drag-handle').count()).toBe(0);
     expect(await page.locator('main button').count()).toBe(0);
     await expect(page.getByLabel('Title', { exact: true }).isDisabled()).resolves.toBe(true);

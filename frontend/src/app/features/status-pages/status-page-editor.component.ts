@@ -41,6 +41,9 @@ import {
 } from './status-page.draft';
 import { StatusPagesApi, publicPageUrl } from './status-pages.api';
 
+/** The page just created here, so its editor (a new instance after the navigation) says so once. */
+let justCreated: number | undefined;
+
 /**
  * `/status-pages/new` and `/status-pages/:id`: one page's settings, sections and announcements.
  * Administrators edit (except pages from the configuration file); everyone else reads, and
@@ -164,7 +167,8 @@ export class StatusPageEditorComponent {
       const input = inputOf(this.draft());
       const result = page ? await this.api.update(page.id, input) : await this.api.create(input);
       if (!page) {
-        await this.router.navigate(['/status-pages', result.id], { state: { created: true } });
+        justCreated = result.id;
+        await this.router.navigate(['/status-pages', result.id]);
         return;
       }
       this.show(result);
@@ -188,7 +192,8 @@ export class StatusPageEditorComponent {
       const page = await this.api.get(Number(id));
       if (id !== this.id()) return;
       this.show(page);
-      if (this.router.lastSuccessfulNavigation()?.extras.state?.['created']) this.saved.set('created');
+      if (justCreated === page.id) this.saved.set('created');
+      justCreated = undefined;
     } catch (failure: unknown) {
       if (id === this.id()) this.loadError.set(ApiCallError.from(failure));
     }

@@ -19,6 +19,7 @@ import { SearchModule } from './search/search.module';
 import { SensorsModule } from './sensors/sensors.module';
 import { SettingsModule } from './settings/settings.module';
 import { SitesModule } from './sites/sites.module';
+import { StatusPagesModule } from './status-pages/status-pages.module';
 import { DoctorModule } from './doctor/doctor.module';
 import { UsersModule } from './users/users.module';
 
@@ -46,6 +47,7 @@ export class AppModule {
         SearchModule,
         LiveModule,
         SitesModule,
+        StatusPagesModule,
         DoctorModule,
         ExamplesModule,
         DeclaredModule,

@@ -61,6 +61,26 @@ export interface BackupSensor {
   sample: boolean;
 }
 
+/** A status page: its sensors by reference, its announcements with their times. */
+export interface BackupStatusPage {
+  slug: string;
+  title: string;
+  description: string;
+  published: boolean;
+  show_uptime: boolean;
+  history_days: 30 | 60 | 90;
+  footer: string;
+  /** `en`, `de` or ''. */
+  language: string;
+  sections: { title: string; sensors: BackupRef[] }[];
+  announcements: {
+    title: string;
+    body: string;
+    severity: 'info' | 'warning' | 'critical';
+    created_at: string;
+  }[];
+}
+
 export interface BackupRecoveryCode {
   code_hash: string;
   used_at: string | null;
@@ -131,6 +151,7 @@ export interface BackupDocument {
   sites?: BackupSite[];
   channels?: BackupChannel[];
   sensors?: BackupSensor[];
+  status_pages?: BackupStatusPage[];
   accounts?: BackupAccount[];
   incidents?: BackupIncident[];
   rollup_hourly?: BackupRollupBlock[];
@@ -144,6 +165,7 @@ export const BACKUP_TABLES = [
   'sites',
   'channels',
   'sensors',
+  'status_pages',
   'accounts',
   'incidents',
   'rollup_hourly',

@@ -6,6 +6,7 @@ import type {
   BackupScope,
   BackupSensor,
   BackupSite,
+  BackupStatusPage,
   BackupTable,
 } from '@monitor/contracts';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION } from '@monitor/contracts';
@@ -16,6 +17,7 @@ import { exportIncidents } from '../incidents/incident-rows.repository';
 import { exportSensorChannels, exportSensors } from '../sensors/sensor-rows.repository';
 import { exportSettings } from '../settings/settings-rows.repository';
 import { exportSites } from '../sites/site-rows.repository';
+import { exportStatusPages } from '../status-pages/status-page-rows.repository';
 import { exportAccounts } from '../users/user-rows.repository';
 import {
   BlockEncoder,
@@ -117,6 +119,33 @@ export async function* backupDocument(
       channels: (links.get(s.id) ?? []).map((id) => channelRefs.get(id)!).filter(Boolean),
       sort_order: s.sort_order,
       sample: s.sample,
+    }),
+    counts,
+  );
+
+  // Status pages, their sensors by reference
+  yield* table(
+    'status_pages',
+    await exportStatusPages(tx),
+    (p): BackupStatusPage => ({
+      slug: p.slug,
+      title: p.title,
+      description: p.description,
+      published: p.published,
+      show_uptime: p.show_uptime,
+      history_days: p.history_days as BackupStatusPage['history_days'],
+      footer: p.footer,
+      language: p.language,
+      sections: p.sections.map((s) => ({
+        title: s.title,
+        sensors: s.sensors.map((id) => sensorRefs.get(id)!).filter(Boolean),
+      })),
+      announcements: p.announcements.map((a) => ({
+        title: a.title,
+        body: a.body,
+        severity: a.severity,
+        created_at: new Date(a.created_at).toISOString(),
+      })),
     }),
     counts,
   );

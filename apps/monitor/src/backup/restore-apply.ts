@@ -19,6 +19,7 @@ import {
 } from '../sensors/sensor-rows.repository';
 import { importSecrets, importSettings } from '../settings/settings-rows.repository';
 import { importSites, siteIdsByName } from '../sites/site-rows.repository';
+import { importStatusPages, type StatusPageChange } from '../status-pages/status-page-rows.repository';
 import { importAccounts } from '../users/user-rows.repository';
 import {
   BOOKKEEPING_PREFIX,
@@ -33,7 +34,7 @@ import type { RestorePlan } from './restore-plan';
 /** What applyRestore reads of a checked plan: plain data, so it can be sent to a worker thread. */
 export type PlanData = Pick<
   RestorePlan,
-  'settings' | 'apiKey' | 'sites' | 'channels' | 'sensors' | 'accounts' | 'ranges'
+  'settings' | 'apiKey' | 'sites' | 'channels' | 'sensors' | 'statusPages' | 'accounts' | 'ranges'
 >;
 
 /** What changed, for the scheduler and the live events afterwards. */
@@ -41,6 +42,7 @@ export interface RestoreOutcome {
   counts: Partial<Record<BackupTable, number>>;
   sensors: { created: number[]; updated: number[]; deleted: number[] };
   channels: { created: number[]; updated: number[]; deleted: number[] };
+  statusPages: StatusPageChange[];
 }
 
 export interface ApplyContext {
@@ -119,6 +121,7 @@ export async function applyRestore(
     counts: {},
     sensors: { created: [], updated: [], deleted: [] },
     channels: { created: [], updated: [], deleted: [] },
+    statusPages: [],
   };
   const counts = outcome.counts;
 
@@ -236,17 +239,30 @@ export async function applyRestore(
     sensorIds = keysOfStored(await storedSensorNames(tx));
   }
 
-  // Accounts: by username, in any case.
-  if (plan.accounts) {
-    await importAccounts(tx, plan.accounts, now);
-    counts.accounts = plan.accounts.length;
-  }
-
   const sensorIdOf = (ref: Parameters<typeof refKey>[0], where: string): number => {
     const id = sensorIds.get(refKey(ref));
     if (id === undefined) throw new InvalidInputError(`${where}: sensor ${refLabel(ref)} does not exist`);
     return id;
   };
+
+  // Status pages: by slug (unique); their sensors by reference, like every other row.
+  if (plan.statusPages) {
+    const pages = plan.statusPages.map((page, index) => ({
+      ...page,
+      sections: page.sections.map((section) => ({
+        title: section.title,
+        sensors: section.sensors.map((ref) => sensorIdOf(ref, `status_pages row ${index} ("${page.slug}")`)),
+      })),
+    }));
+    outcome.statusPages = await importStatusPages(tx, pages, now);
+    counts.status_pages = pages.length;
+  }
+
+  // Accounts: by username, in any case.
+  if (plan.accounts) {
+    await importAccounts(tx, plan.accounts, now);
+    counts.accounts = plan.accounts.length;
+  }
 
   if (plan.ranges.incidents) {
     const insert = await replaceIncidents(tx);

@@ -28,6 +28,7 @@ export const planData = (plan: RestorePlan): PlanData => ({
   sites: plan.sites,
   channels: plan.channels,
   sensors: plan.sensors,
+  statusPages: plan.statusPages,
   accounts: plan.accounts,
   ranges: plan.ranges,
 });

@@ -21,6 +21,8 @@ import {
   type SensorRow,
 } from './backup-format';
 import type { ScanHandler } from './json-table-scanner';
+import { readStatusPage, type StatusPageRow } from './status-page-format';
+import { STATUS_PAGE_LIMITS } from '../status-pages/status-page-rules';
 
 /** Where a large table's array lies in the received document, to be read again while writing. */
 export interface TableRange {
@@ -53,6 +55,7 @@ export class RestorePlan implements ScanHandler {
   sites?: BackupSite[];
   channels?: ChannelRow[];
   sensors?: SensorRow[];
+  statusPages?: StatusPageRow[];
   accounts?: AccountRow[];
   readonly ranges: Partial<Record<LargeTable, TableRange>> = {};
   /** Rows (buckets for rollups) per large table. */
@@ -72,6 +75,7 @@ export class RestorePlan implements ScanHandler {
       sites: this.sites !== undefined,
       channels: this.channels !== undefined,
       sensors: this.sensors !== undefined,
+      status_pages: this.statusPages !== undefined,
       accounts: this.accounts !== undefined,
       incidents: this.ranges.incidents !== undefined,
       rollup_hourly: this.ranges.rollup_hourly !== undefined,
@@ -106,6 +110,7 @@ export class RestorePlan implements ScanHandler {
     if (key === 'channels') this.channels = [];
     if (key === 'sensors') this.sensors = [];
     if (key === 'accounts') this.accounts = [];
+    if (key === 'status_pages') this.statusPages = [];
     if (LARGE_TABLES.includes(key)) {
       this.ranges[key as LargeTable] = { start: offset, end: -1, rows: 0 };
       this.largeCounts[key as LargeTable] = 0;
@@ -130,6 +135,16 @@ export class RestorePlan implements ScanHandler {
         const sensor = readSensor(index, value);
         this.check(`sensors row ${index} ("${sensor.name}")`, () => this.checks.sensor(sensor));
         this.sensors!.push(sensor);
+        return;
+      }
+      case 'status_pages': {
+        if (index >= STATUS_PAGE_LIMITS.pages)
+          throw new InvalidInputError(`status_pages: more than ${STATUS_PAGE_LIMITS.pages} rows`);
+        const page = readStatusPage(index, value);
+        page.sections.forEach((s) =>
+          s.sensors.forEach((ref) => this.noteSensor(ref, `status_pages row ${index} ("${page.slug}")`)),
+        );
+        this.statusPages!.push(page);
         return;
       }
       case 'accounts':
@@ -196,6 +211,7 @@ export class RestorePlan implements ScanHandler {
         if (!sensors.has(refKey(ref)))
           throw new InvalidInputError(`${where}: sensor ${refLabel(ref)} is not in the document's sensors`);
     }
+    if (this.statusPages) unique(this.statusPages, (p) => p.slug, 'status_pages', 'slug');
     if (this.accounts) {
       unique(this.accounts, (a) => a.username.toLowerCase(), 'accounts', 'username (in any case)');
       if (!this.accounts.some((a) => a.role === 'admin' && !a.disabled))

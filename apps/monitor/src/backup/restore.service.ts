@@ -349,6 +349,7 @@ export class RestoreService {
       }
       await this.maintenance.reload();
     }
+    for (const change of outcome.statusPages) this.events.emit('statusPage', change);
     if (plan.settings) {
       await this.mapSettings.reload();
       this.events.emit('settings', {});

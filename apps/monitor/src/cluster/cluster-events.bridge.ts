@@ -24,6 +24,7 @@ export const BRIDGED_KINDS = [
   'channel',
   'settings',
   'maintenance',
+  'statusPage',
 ] as const satisfies readonly (keyof MonitorEvents)[];
 type BridgedKind = (typeof BRIDGED_KINDS)[number];
 

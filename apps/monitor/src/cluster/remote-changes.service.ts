@@ -53,9 +53,11 @@ export class RemoteChanges {
       case 'settings':
         return this.quietly(this.resync());
       case 'channel':
+      case 'statusPage':
       case 'cluster':
       case 'alert':
-        // Channels are read from storage at every delivery; the others do not cross instances.
+        // Channels and status pages are read from storage when used (the public page's cache heard
+        // the event on this instance's bus already); the others do not cross instances.
         return;
     }
   }

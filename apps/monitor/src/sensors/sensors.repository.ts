@@ -246,6 +246,17 @@ export class SensorsRepository {
     return Number(row?.n ?? 0);
   }
 
+  /** Which of `ids` name a sensor (ids beyond 32 bits name none: PostgreSQL would refuse them). */
+  async existingIds(tx: SqlExecutor, ids: number[]): Promise<Set<number>> {
+    const candidates = ids.filter((id) => Number.isInteger(id) && id >= 1 && id <= 2_147_483_647);
+    if (candidates.length === 0) return new Set();
+    const rows = await tx.all<{ id: number }>(
+      `SELECT id FROM sensors WHERE id IN (${candidates.map(() => '?').join(', ')})`,
+      candidates,
+    );
+    return new Set(rows.map((r) => Number(r.id)));
+  }
+
   /**
    * The sensor of that name the configuration file already manages (a partial unique index allows
    * one), else the oldest: names need not be unique, and the file adopts the first.

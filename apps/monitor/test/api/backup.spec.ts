@@ -348,6 +348,7 @@ describe('backup and restore', () => {
           sites: 1,
           channels: 2,
           sensors: 2,
+          status_pages: 0,
           accounts: 2,
           incidents: 3,
           rollup_hourly: 49,

@@ -34,6 +34,8 @@ export interface MonitorEvents {
   incident: { sensor_id: number; incident: Incident };
   sensor: { id: number; action: 'created' | 'updated' | 'deleted' };
   channel: { id: number; action: 'created' | 'updated' | 'deleted' };
+  /** A status page, its sections or its announcements changed. */
+  statusPage: { id: number; slug: string; action: 'created' | 'updated' | 'deleted' };
   settings: Record<string, never>;
   cluster: { instance: string; state: ClusterChange };
   /** Maintenance windows changed (internal: lets other instances reload theirs). */

@@ -42,7 +42,7 @@ function phase(op: Operation): number {
   if (
     op.method === 'POST' &&
     !op.path.includes('{') &&
-    /\/api\/(users|sensors|channels|sites|maintenance|examples)$/.test(op.path)
+    /\/api\/(users|sensors|channels|sites|maintenance|examples|status-pages)$/.test(op.path)
   )
     return 1;
   if (op.method === 'GET') return 2;
@@ -82,6 +82,7 @@ export function poolFor(op: Operation, pools: Pools, world: FuzzWorld): number[]
     return pools.channels.filter((id) => !(changes && world.guarded.channels.has(id)));
   if (resource === 'incidents') return pools.incidents;
   if (resource === 'maintenance') return pools.maintenance;
+  if (resource === 'status-pages') return pools.statusPages;
   return [];
 }
 

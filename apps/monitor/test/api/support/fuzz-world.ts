@@ -83,6 +83,7 @@ export interface Pools {
   incidents: number[];
   maintenance: number[];
   sites: string[];
+  statusPages: number[];
 }
 
 export interface FuzzWorld {
@@ -176,6 +177,22 @@ export async function buildWorld(t: TestApp): Promise<FuzzWorld> {
     admin,
   );
   if (snmp.status !== 201) throw new Error(`canary sensor: ${snmp.status} ${JSON.stringify(snmp.body)}`);
+  // A status page with sections and an announcement: its id is in the pools for the changes.
+  const page = await call<{ id: number }>(
+    t,
+    'POST',
+    '/api/status-pages',
+    {
+      slug: 'fuzz-page',
+      title: 'Fuzz',
+      published: true,
+      sections: [{ title: 'All', sensors: [snmp.body.id] }],
+    },
+    admin,
+  );
+  if (page.status !== 201) throw new Error(`status page: ${page.status} ${JSON.stringify(page.body)}`);
+  const note = { title: 'Planned work', body: 'Tonight.', severity: 'info' };
+  await call(t, 'POST', `/api/status-pages/${page.body.id}/announcements`, note, admin);
   const totp = await call<{ secret: string }>(t, 'POST', '/api/me/totp/start', undefined, operator.headers);
   if (totp.status !== 200) throw new Error(`totp start: ${totp.status}`);
   // One account the fuzzer may edit, disable, reset and delete.
@@ -225,6 +242,12 @@ export async function readPools(t: TestApp, world: FuzzWorld): Promise<Pools> {
     incidents: await ids(t, admin, '/api/incidents?limit=1000', list),
     maintenance: await ids(t, admin, '/api/maintenance', list),
     sites: sites.status === 200 ? sites.body.sites.map((s) => s.name) : [],
+    statusPages: await ids(
+      t,
+      admin,
+      '/api/status-pages',
+      (b) => (b as { status_pages: unknown[] }).status_pages,
+    ),
   };
 }
 

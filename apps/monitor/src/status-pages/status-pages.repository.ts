@@ -1,0 +1,139 @@
+import { Injectable } from '@nestjs/common';
+import type { AnnouncementInput, StatusPageSection } from '@monitor/contracts';
+import { DataSource } from 'typeorm';
+import { sqlClientFor, type SqlClient, type SqlExecutor } from '../core/database/sql-client';
+import {
+  loadPages,
+  writeSections,
+  type StatusPageColumns,
+  type StoredAnnouncement,
+  type StoredStatusPage,
+} from './status-page-rows.repository';
+
+export type { StatusPageColumns, StoredAnnouncement, StoredStatusPage };
+
+/** The status pages' four tables for the API, the public side and the configuration file. */
+@Injectable()
+export class StatusPagesRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  private get sql(): SqlClient {
+    return sqlClientFor(this.dataSource);
+  }
+
+  /** Every page, sorted by slug (one snapshot: a page is never seen half written). */
+  list(): Promise<StoredStatusPage[]> {
+    return this.sql.transaction((tx) => loadPages(tx, '', []), { readOnly: true });
+  }
+
+  async byId(id: number, tx?: SqlExecutor): Promise<StoredStatusPage | null> {
+    const load = (executor: SqlExecutor) => loadPages(executor, 'WHERE id = ?', [id]);
+    const pages = tx ? await load(tx) : await this.sql.transaction(load, { readOnly: true });
+    return pages[0] ?? null;
+  }
+
+  async bySlug(slug: string, tx?: SqlExecutor): Promise<StoredStatusPage | null> {
+    const load = (executor: SqlExecutor) => loadPages(executor, 'WHERE slug = ?', [slug]);
+    const pages = tx ? await load(tx) : await this.sql.transaction(load, { readOnly: true });
+    return pages[0] ?? null;
+  }
+
+  /** Every page's id and slug. */
+  async slugs(tx: SqlExecutor = this.sql): Promise<{ id: number; slug: string }[]> {
+    const rows = await tx.all<{ id: number; slug: string }>(
+      'SELECT id, slug FROM status_pages ORDER BY slug',
+    );
+    return rows.map((r) => ({ id: Number(r.id), slug: r.slug }));
+  }
+
+  /** Inserts a page (the unique slug index refuses a duplicate); its id. */
+  async insert(
+    tx: SqlExecutor,
+    page: StatusPageColumns,
+    now: number,
+    managedBy: string | null = null,
+  ): Promise<number> {
+    const row = await tx.get<{ id: number }>(
+      `INSERT INTO status_pages (slug, title, description, published, show_uptime, history_days, footer,
+         language, managed_by, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      [...columnValues(page), managedBy, now, now],
+    );
+    return Number(row!.id);
+  }
+
+  async update(tx: SqlExecutor, id: number, page: StatusPageColumns, now: number): Promise<void> {
+    await tx.run(
+      `UPDATE status_pages SET slug = ?, title = ?, description = ?, published = ?, show_uptime = ?,
+         history_days = ?, footer = ?, language = ?, updated_at = ? WHERE id = ?`,
+      [...columnValues(page), now, id],
+    );
+  }
+
+  async setManagedBy(tx: SqlExecutor, id: number, managedBy: string | null): Promise<void> {
+    await tx.run('UPDATE status_pages SET managed_by = ? WHERE id = ?', [managedBy, id]);
+  }
+
+  /** Pages the file managed before and no longer declares go back to the API. */
+  async releaseDeclared(tx: SqlExecutor, managedBy: string, keep: number[]): Promise<void> {
+    const notIn = keep.length > 0 ? ` AND id NOT IN (${keep.map(() => '?').join(', ')})` : '';
+    await tx.run(`UPDATE status_pages SET managed_by = NULL WHERE managed_by = ?${notIn}`, [
+      managedBy,
+      ...keep,
+    ]);
+  }
+
+  /** An announcement changed: the page's updated_at moves with it. */
+  async touch(tx: SqlExecutor, id: number, now: number): Promise<void> {
+    await tx.run('UPDATE status_pages SET updated_at = ? WHERE id = ?', [now, id]);
+  }
+
+  /** Replaces every section of a page (their sensors go with them by the cascade). */
+  async replaceSections(tx: SqlExecutor, pageId: number, sections: StatusPageSection[]): Promise<void> {
+    await writeSections(tx, pageId, sections, true);
+  }
+
+  async delete(tx: SqlExecutor, id: number): Promise<void> {
+    await tx.run('DELETE FROM status_pages WHERE id = ?', [id]);
+  }
+
+  async insertAnnouncement(
+    tx: SqlExecutor,
+    pageId: number,
+    input: AnnouncementInput,
+    now: number,
+  ): Promise<StoredAnnouncement> {
+    const row = await tx.get<{ id: number }>(
+      `INSERT INTO status_page_announcements (page_id, title, body, severity, created_at)
+       VALUES (?, ?, ?, ?, ?) RETURNING id`,
+      [pageId, input.title, input.body, input.severity, now],
+    );
+    return {
+      id: Number(row!.id),
+      title: input.title,
+      body: input.body,
+      severity: input.severity,
+      created_at: now,
+    };
+  }
+
+  /** Deletes the page's announcement; false when that page has no such announcement. */
+  async deleteAnnouncement(tx: SqlExecutor, pageId: number, announcementId: number): Promise<boolean> {
+    const { changes } = await tx.run('DELETE FROM status_page_announcements WHERE id = ? AND page_id = ?', [
+      announcementId,
+      pageId,
+    ]);
+    return changes > 0;
+  }
+}
+
+const columnValues = (page: StatusPageColumns): unknown[] => [
+  page.slug,
+  page.title,
+  page.description,
+  page.published,
+  page.show_uptime,
+  page.history_days,
+  page.footer,
+  page.language,
+];

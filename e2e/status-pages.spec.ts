@@ -53,6 +53,8 @@ describe('Status pages screen (built server and dashboard, real Chromium)', () =
 
   /** A mouse drag as a person makes it: press on the handle, move in steps, release over `target`. */
   async function drag(handle: Locator, target: Locator, where: 'top' | 'bottom'): Promise<void> {
+    await target.scrollIntoViewIfNeeded();
+    await handle.scrollIntoViewIfNeeded();
     const from = await handle.boundingBox();
     const to = await target.boundingBox();
     if (!from || !to) throw new Error('drag source or target is not visible');
@@ -173,9 +175,9 @@ describe('Status pages screen (built server and dashboard, real Chromium)', () =
   it('creates a page with two sections, orders its sensors by dragging and by the arrow buttons, and saves the order', async () => {
     await page.getByLabel('Description').fill('What is up at ACME.');
     await page.getByRole('button', { name: 'Add section' }).click();
-    await page.getByLabel('Section title').last().fill('Websites');
+    await section(0).getByLabel('Section title').fill('Websites');
     await page.getByRole('button', { name: 'Add section' }).click();
-    await page.getByLabel('Section title').last().fill('Backend');
+    await section(1).getByLabel('Section title').fill('Backend');
 
     const add = async (index: number, names: SensorName[]) => {
       await section(index).getByRole('button', { name: 'Add sensors' }).click();
@@ -363,8 +365,9 @@ describe('Status pages screen (built server and dashboard, real Chromium)', () =
       await nav.getByRole('link', { name: 'Statusseiten' }).waitFor();
       expect((await page.getByTestId('published-state').textContent())?.trim()).toBe('Veröffentlicht');
       await openEditor();
-      await page.getByLabel('Titel', { exact: true }).waitFor();
-      await page.getByLabel('Adresse', { exact: true }).waitFor();
+      const form = page.getByTestId('page-form');
+      await form.getByLabel('Titel', { exact: true }).waitFor();
+      await form.getByLabel('Adresse', { exact: true }).waitFor();
       await page.getByRole('switch', { name: 'Veröffentlicht' }).waitFor();
       await page.getByRole('button', { name: 'Abschnitt hinzufügen' }).waitFor();
       await page.getByRole('button', { name: 'Web shop nach oben' }).waitFor();

@@ -88,9 +88,9 @@ describe('Navigation, account menu, Settings area and health indicator (built se
       'Channels',
       'Status pages',
     ]);
-    await expect(mainNav().getByRole('link', { name: 'Status' }).getAttribute('aria-current')).resolves.toBe(
-      'page',
-    );
+    await expect(
+      mainNav().getByRole('link', { name: 'Status', exact: true }).getAttribute('aria-current'),
+    ).resolves.toBe('page');
 
     const settings = page.getByTestId('settings-link');
     expect((await settings.textContent())?.trim()).toBe('Settings');
@@ -307,7 +307,13 @@ describe('Navigation, account menu, Settings area and health indicator (built se
       await page.goto(url('/settings'));
       await heading('Einstellungen').waitFor({ state: 'visible' });
       const nav = page.getByRole('navigation', { name: 'Hauptnavigation' });
-      expect(await labels(nav.getByRole('link'))).toEqual(['Status', 'Störungen', 'Standorte', 'Kanäle']);
+      expect(await labels(nav.getByRole('link'))).toEqual([
+        'Status',
+        'Störungen',
+        'Standorte',
+        'Kanäle',
+        'Statusseiten',
+      ]);
       const sections = page.getByRole('navigation', { name: 'Bereiche der Einstellungen' });
       expect(await labels(sections.getByRole('link'))).toEqual(['Einstellungen', 'Verwaltung', 'Info']);
       expect((await page.getByTestId('settings-link').textContent())?.trim()).toBe('Einstellungen');

@@ -13,6 +13,19 @@ export type AnnouncementSeverity = (typeof ANNOUNCEMENT_SEVERITIES)[number];
 /** Lowercase letters, digits and '-', 1 to 64 characters. */
 export const STATUS_PAGE_SLUG_PATTERN = /^[a-z0-9-]{1,64}$/;
 
+/** Limits of a status page's fields: the API, the backup and the configuration file share them (characters, entries). */
+export const STATUS_PAGE_LIMITS = {
+  title: 200,
+  text: 2000,
+  sections: 50,
+  sectionTitle: 200,
+  sensorsPerSection: 500,
+  announcementTitle: 200,
+  announcementBody: 5000,
+  /** Pages a backup or the configuration file may hold. */
+  pages: 1000,
+} as const;
+
 export interface StatusPageSection {
   title: string;
   /** Sensor ids in display order. */

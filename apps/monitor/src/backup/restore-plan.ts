@@ -1,4 +1,4 @@
-import type { BackupRef, BackupSite, BackupTable } from '@monitor/contracts';
+import { STATUS_PAGE_LIMITS, type BackupRef, type BackupSite, type BackupTable } from '@monitor/contracts';
 import { InvalidInputError } from '@monitor/domain';
 import {
   type AccountRow,
@@ -22,7 +22,6 @@ import {
 } from './backup-format';
 import type { ScanHandler } from './json-table-scanner';
 import { readStatusPage, type StatusPageRow } from './status-page-format';
-import { STATUS_PAGE_LIMITS } from '../status-pages/status-page-rules';
 
 /** Where a large table's array lies in the received document, to be read again while writing. */
 export interface TableRange {

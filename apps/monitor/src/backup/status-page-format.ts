@@ -2,11 +2,11 @@ import {
   ANNOUNCEMENT_SEVERITIES,
   STATUS_PAGE_HISTORY_DAYS,
   STATUS_PAGE_LANGUAGES,
+  STATUS_PAGE_LIMITS as LIMITS,
   STATUS_PAGE_SLUG_PATTERN,
   type AnnouncementSeverity,
   type BackupRef,
 } from '@monitor/contracts';
-import { STATUS_PAGE_LIMITS as LIMITS } from '../status-pages/status-page-rules';
 import { parseIsoTime, refKey, refLabel, RowReader } from './backup-format';
 
 /** A status page as read from a document: checked, its sensors still references by name. */

@@ -16,14 +16,15 @@ import { MaintenanceService } from '../maintenance/maintenance.service';
 import { draftColumns, mergeDraft } from '../sensors/sensor-input';
 import { SensorsRepository } from '../sensors/sensors.repository';
 import { SitesRepository } from '../sites/sites.repository';
+import { StatusPagesService } from '../status-pages/status-pages.service';
 
 /** The marker on rows the configuration file declares; the API answers 409 to changing them. */
 export const MANAGED_BY_FILE = 'config';
 
 /**
- * Applies the sites, channels, sensors and maintenance windows declared in the configuration file
- * at start, before runtime state is rebuilt: matched by name, created or updated, marked as managed
- * by the file, in one transaction. A row the file managed before but no longer declares is
+ * Applies the sites, channels, sensors, maintenance windows and status pages (by slug) declared in
+ * the configuration file at start, before runtime state is rebuilt: matched by name, created or
+ * updated, marked as managed by the file, in one transaction. A row the file managed before but no longer declares is
  * released to the API rather than deleted. An invalid declaration stops start-up with one line.
  */
 @Injectable()
@@ -37,6 +38,7 @@ export class DeclaredConfigSync implements OnModuleInit {
     private readonly probes: ProbeCatalogue,
     private readonly channels: ChannelsService,
     private readonly maintenance: MaintenanceService,
+    private readonly statusPages: StatusPagesService,
     private readonly clock: Clock,
     private readonly locks: ClusterLocks,
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
@@ -44,20 +46,30 @@ export class DeclaredConfigSync implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    const { sites, channels, sensors, maintenance } = this.config;
+    const { sites, channels, sensors, maintenance, status_pages: pages } = this.config;
     // One instance at a time, and serialised with every other writer: another process applying
     // the same file waits for this one and then finds its rows, instead of reading a state this one
     // is about to change.
-    await this.locks.exclusive('declared-configuration', () =>
+    const pageChanges = await this.locks.exclusive('declared-configuration', () =>
       this.unit.atomically(async (m) => {
         const siteIds = await this.applySites(m);
         const channelIds = await this.applyChannels(m);
         const sensorIds = await this.applySensors(m, siteIds, channelIds);
         await this.applyWindows(m, sensorIds);
+        // Sections name sensors the file declares (checked when the file was read).
+        const resolved = pages.map((page) => ({
+          ...page,
+          sections: page.sections.map((s) => ({
+            title: s.title,
+            sensors: s.sensors.map((n) => sensorIds.get(n)!),
+          })),
+        }));
+        return this.statusPages.applyDeclared(m, resolved, MANAGED_BY_FILE);
       }),
     );
     await this.maintenance.reload();
-    const declared = sites.length + channels.length + sensors.length + maintenance.length;
+    this.statusPages.announceChanges(pageChanges);
+    const declared = sites.length + channels.length + sensors.length + maintenance.length + pages.length;
     if (declared > 0)
       this.logger.info(
         {
@@ -65,6 +77,7 @@ export class DeclaredConfigSync implements OnModuleInit {
           channels: channels.length,
           sensors: sensors.length,
           maintenance: maintenance.length,
+          status_pages: pages.length,
         },
         'configuration file applied',
       );

@@ -5,9 +5,10 @@ import { MaintenanceModule } from '../maintenance/maintenance.module';
 import { SchedulerModule } from '../scheduler/scheduler.module';
 import { SensorsStorageModule } from '../sensors/sensors-storage.module';
 import { SitesModule } from '../sites/sites.module';
+import { StatusPagesModule } from '../status-pages/status-pages.module';
 import { DeclaredConfigSync } from './declared-config.service';
 
-/** Sites, channels, sensors and maintenance windows declared in the configuration file. */
+/** Sites, channels, sensors, maintenance windows and status pages declared in the configuration file. */
 @Module({
   imports: [
     ClusterModule,
@@ -16,6 +17,7 @@ import { DeclaredConfigSync } from './declared-config.service';
     SensorsStorageModule,
     MaintenanceModule,
     SchedulerModule,
+    StatusPagesModule,
   ],
   providers: [DeclaredConfigSync],
 })

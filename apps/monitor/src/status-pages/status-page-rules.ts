@@ -1,19 +1,6 @@
 import type { StatusPageSection } from '@monitor/contracts';
 import { InvalidInputError } from '@monitor/domain';
 
-/** Limits of a status page's fields: the API, the backup and the configuration file share them. */
-export const STATUS_PAGE_LIMITS = {
-  title: 200,
-  text: 2000,
-  sections: 50,
-  sectionTitle: 200,
-  sensorsPerSection: 500,
-  announcementTitle: 200,
-  announcementBody: 5000,
-  /** Pages a backup or the configuration file may hold. */
-  pages: 1000,
-} as const;
-
 /**
  * Sections as they are stored: titles trimmed, each sensor at most once per section (a sensor
  * may be on several sections). The API's DTO checked the types and limits already.

@@ -70,8 +70,26 @@ export class StatusPagesRepository {
     );
   }
 
-  async setManagedBy(tx: SqlExecutor, id: number, managedBy: string | null): Promise<void> {
-    await tx.run('UPDATE status_pages SET managed_by = ? WHERE id = ?', [managedBy, id]);
+  /**
+   * Creates or updates a page the configuration file declares (adopting an API page of that slug),
+   * marked as managed by it, with the file's sections; its announcements stay. Its id and whether it is new.
+   */
+  async saveDeclared(
+    tx: SqlExecutor,
+    page: StatusPageColumns,
+    sections: StatusPageSection[],
+    managedBy: string,
+    now: number,
+  ): Promise<{ id: number; created: boolean }> {
+    const existing = await tx.get<{ id: number }>('SELECT id FROM status_pages WHERE slug = ?', [page.slug]);
+    let id: number;
+    if (existing) {
+      id = Number(existing.id);
+      await this.update(tx, id, page, now);
+      await tx.run('UPDATE status_pages SET managed_by = ? WHERE id = ?', [managedBy, id]);
+    } else id = await this.insert(tx, page, now, managedBy);
+    await writeSections(tx, id, sections, existing !== undefined);
+    return { id, created: !existing };
   }
 
   /** Pages the file managed before and no longer declares go back to the API. */

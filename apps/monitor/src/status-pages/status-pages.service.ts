@@ -17,6 +17,7 @@ import type { AppLogger } from '../core/logging/logger';
 import { SensorsRepository } from '../sensors/sensors.repository';
 import { checkSections } from './status-page-rules';
 import { statusPageView } from './status-page.view';
+import type { StatusPageChange } from './status-page-rows.repository';
 import {
   StatusPagesRepository,
   type StatusPageColumns,
@@ -29,6 +30,7 @@ type Action = 'created' | 'updated' | 'deleted';
 @Injectable()
 export class StatusPagesService implements OnModuleInit, OnModuleDestroy {
   private subscription?: Subscription;
+  private sensorGone?: NodeJS.Immediate;
 
   constructor(
     private readonly unit: UnitOfWork,
@@ -41,25 +43,30 @@ export class StatusPagesService implements OnModuleInit, OnModuleDestroy {
 
   /**
    * A deleted sensor leaves every page by the foreign key's cascade, so which pages held it cannot
-   * be read afterwards: every page is announced as updated (pages are few; a cache recomputes).
-   * Only the instance that deleted it announces: the others hear the bridged statusPage events.
+   * be read afterwards: every page is announced as updated (pages are few; a cache recomputes), once
+   * per burst (a restore deletes many). Only the instance that deleted it announces: the others
+   * hear the bridged statusPage events.
    */
   onModuleInit(): void {
     this.subscription = this.events.on('sensor').subscribe((event) => {
-      if (event.action !== 'deleted' || this.events.isRemote) return;
-      this.repository.slugs().then(
-        (pages) => pages.forEach((p) => this.events.emit('statusPage', { ...p, action: 'updated' })),
-        (error: unknown) =>
-          this.logger.warn(
-            { error: (error as Error).message },
-            'could not announce the status pages of a deleted sensor',
-          ),
-      );
+      if (event.action !== 'deleted' || this.events.isRemote || this.sensorGone) return;
+      this.sensorGone = setImmediate(() => {
+        this.sensorGone = undefined;
+        this.repository.slugs().then(
+          (pages) => pages.forEach((p) => this.events.emit('statusPage', { ...p, action: 'updated' })),
+          (error: unknown) =>
+            this.logger.warn(
+              { error: (error as Error).message },
+              'could not announce the status pages of a deleted sensor',
+            ),
+        );
+      });
     });
   }
 
   onModuleDestroy(): void {
     this.subscription?.unsubscribe();
+    if (this.sensorGone) clearImmediate(this.sensorGone);
   }
 
   /** Every page, sorted by slug. */
@@ -139,6 +146,35 @@ export class StatusPagesService implements OnModuleInit, OnModuleDestroy {
       return stored;
     });
     this.changed(page, 'updated');
+  }
+
+  /**
+   * Applies the pages the configuration file declares inside the caller's transaction (sections
+   * already resolved to sensor ids); pages it no longer declares go back to the API. What changed,
+   * for `announceChanges` once the transaction committed.
+   */
+  async applyDeclared(
+    tx: SqlExecutor,
+    pages: (StatusPageColumns & { sections: StatusPageSection[] })[],
+    managedBy: string,
+  ): Promise<StatusPageChange[]> {
+    const now = this.clock.now();
+    const changes: StatusPageChange[] = [];
+    for (const { sections, ...columns } of pages) {
+      const { id, created } = await this.repository.saveDeclared(tx, columns, sections, managedBy, now);
+      changes.push({ id, slug: columns.slug, action: created ? 'created' : 'updated' });
+    }
+    await this.repository.releaseDeclared(
+      tx,
+      managedBy,
+      changes.map((c) => c.id),
+    );
+    return changes;
+  }
+
+  /** Tells the public side (and the other instances) about pages changed outside the API. */
+  announceChanges(changes: StatusPageChange[]): void {
+    for (const change of changes) this.events.emit('statusPage', change);
   }
 
   /** Checks and writes in one atomic transaction; a slug taken meanwhile is a 409 naming it. */

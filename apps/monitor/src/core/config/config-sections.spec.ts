@@ -1,4 +1,11 @@
-import { checkReferences, readChannels, readMaintenance, readSensors, readSites } from './config-sections';
+import {
+  checkReferences,
+  readChannels,
+  readMaintenance,
+  readSensors,
+  readSites,
+  readStatusPages,
+} from './config-sections';
 import {
   CHANNEL_TYPES,
   ChannelDeclaration,
@@ -531,7 +538,7 @@ describe('checkReferences', () => {
   });
 
   it('refuses a maintenance window naming an undeclared sensor', () => {
-    const sensors = readSensors([sensor({ name: 'a' })]);
+    const sensors = readSensors([{ name: 'a', type: 'ping', target: 'host' }]);
     const maintenance = readMaintenance([
       { name: 'ok', starts_at: '2024-01-01T00:00:00Z', ends_at: '2024-01-02T00:00:00Z', sensors: ['a'] },
       {
@@ -551,5 +558,50 @@ describe('checkReferences', () => {
   it('matches names exactly (case-sensitive)', () => {
     const sensors = readSensors([sensor({ name: 'a', site: 'Home' })]);
     expectKeyError(() => checkReferences(sites, channels, sensors, []), 'sensors[0].site', '"Home"');
+  });
+});
+
+describe('status_pages', () => {
+  it('fills the defaults the API uses and trims titles', () => {
+    expect(readStatusPages([{ slug: 'main', title: ' Main ', sections: [{ sensors: ['a'] }] }])).toEqual([
+      {
+        slug: 'main',
+        title: 'Main',
+        description: '',
+        published: false,
+        show_uptime: true,
+        history_days: 90,
+        footer: '',
+        language: '',
+        sections: [{ title: '', sensors: ['a'] }],
+      },
+    ]);
+  });
+
+  it.each([
+    [{ slug: 'main' }, 'status_pages[0].title', 'required'],
+    [{ slug: 'main', title: 't', published: 'yes' }, 'status_pages[0].published', 'true or false'],
+    [{ slug: 'main', title: 't', language: 'fr' }, 'status_pages[0].language', 'en, de'],
+    [{ slug: 'main', title: 't', sections: {} }, 'status_pages[0].sections', 'must be a list'],
+    [
+      { slug: 'main', title: 't', sections: [{ title: 'x', sensors: ['a'], extra: 1 }] },
+      'status_pages[0].sections[0].extra',
+      'unknown key',
+    ],
+    [{ slug: 'main', title: 't', footer: 'f'.repeat(2001) }, 'status_pages[0].footer', 'at most 2000'],
+  ])('refuses %j naming the key', (item, key, fragment) => {
+    expectKeyError(() => readStatusPages([item]), key, fragment);
+  });
+
+  it('sections name sensors the file declares', () => {
+    const sensors = readSensors([{ name: 'a', type: 'ping', target: 'host' }]);
+    const pages = readStatusPages([
+      { slug: 'p', title: 't', sections: [{ sensors: ['a'] }, { sensors: ['a', 'b'] }] },
+    ]);
+    expectKeyError(
+      () => checkReferences([], [], sensors, [], pages),
+      'status_pages[0].sections[1].sensors',
+      '"b"',
+    );
   });
 });

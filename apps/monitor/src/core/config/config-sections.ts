@@ -1,4 +1,10 @@
 import {
+  STATUS_PAGE_HISTORY_DAYS,
+  STATUS_PAGE_LANGUAGES,
+  STATUS_PAGE_LIMITS,
+  STATUS_PAGE_SLUG_PATTERN,
+} from '@monitor/contracts';
+import {
   CHANNEL_DEFAULTS,
   CHANNEL_FIELDS,
   type ChannelType,
@@ -16,6 +22,7 @@ import {
   SensorDeclaration,
   SITE_KINDS,
   SiteDeclaration,
+  StatusPageDeclaration,
 } from './monitor-config';
 
 type Item = Record<string, unknown>;
@@ -39,6 +46,11 @@ class ItemReader {
     for (const key of Object.keys(item)) {
       if (!allowed.includes(key)) fail(`${path}.${keyLabel(key)}`, 'unknown key');
     }
+  }
+
+  /** A field's value as written. */
+  raw(name: string): unknown {
+    return this.item[name];
   }
 
   key(name: string): string {
@@ -79,6 +91,26 @@ class ItemReader {
     const problem = rule.check(value);
     if (problem !== null) fail(this.key(name), `${problem} (got ${describe(value)})`);
     return value as T;
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const value = this.item[name];
+    if (value === undefined || value === null) return fallback;
+    if (typeof value !== 'boolean') fail(this.key(name), `must be true or false (got ${describe(value)})`);
+    return value as boolean;
+  }
+
+  /** A list of mappings, each read by `read` with the allowed keys it names. */
+  mappings<T>(name: string, read: (reader: ItemReader) => T, allowed: readonly string[]): T[] {
+    const value = this.item[name];
+    if (value === undefined || value === null) return [];
+    if (!Array.isArray(value)) fail(this.key(name), 'must be a list');
+    return (value as unknown[]).map((entry, index) => {
+      const path = `${this.key(name)}[${index}]`;
+      if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+        fail(path, 'must be a mapping');
+      return read(new ItemReader(entry as Item, path, allowed));
+    });
   }
 
   string(name: string, fallback = ''): string {
@@ -150,7 +182,12 @@ function parseRfc3339(text: string): number {
   return Date.parse(text.toUpperCase());
 }
 
-function readList<T>(section: string, raw: unknown, readItem: (reader: ItemReaderFactory) => T): T[] {
+function readList<T>(
+  section: string,
+  raw: unknown,
+  readItem: (reader: ItemReaderFactory) => T,
+  identity: 'name' | 'slug' = 'name',
+): T[] {
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) fail(section, 'must be a list');
   const seen = new Set<string>();
@@ -158,8 +195,8 @@ function readList<T>(section: string, raw: unknown, readItem: (reader: ItemReade
     const path = `${section}[${index}]`;
     if (typeof item !== 'object' || item === null || Array.isArray(item)) fail(path, 'must be a mapping');
     const result = readItem((allowed) => new ItemReader(item as Item, path, allowed));
-    const name = (result as { name: string }).name;
-    if (seen.has(name)) fail(`${path}.name`, `duplicate name ${describe(name)} in ${section}`);
+    const name = (result as Record<string, string>)[identity];
+    if (seen.has(name)) fail(`${path}.${identity}`, `duplicate ${identity} ${describe(name)} in ${section}`);
     seen.add(name);
     return result;
   });
@@ -240,12 +277,77 @@ export function readMaintenance(raw: unknown): MaintenanceDeclaration[] {
   });
 }
 
-/** Cross-references between sections: names used by sensors and windows must be declared. */
+export function readStatusPages(raw: unknown): StatusPageDeclaration[] {
+  return readList(
+    'status_pages',
+    raw,
+    (open) => {
+      const r = open([
+        'slug',
+        'title',
+        'description',
+        'published',
+        'show_uptime',
+        'history_days',
+        'footer',
+        'language',
+        'sections',
+      ]);
+      const slug = r.string('slug');
+      if (!STATUS_PAGE_SLUG_PATTERN.test(slug))
+        r.refuse('slug', `required, 1 to 64 lowercase letters, digits and '-' (got ${describe(slug)})`);
+      const title = r.string('title').trim();
+      if (title === '' || title.length > STATUS_PAGE_LIMITS.title)
+        r.refuse('title', `required, 1 to ${STATUS_PAGE_LIMITS.title} characters`);
+      const text = (name: string) => {
+        const value = r.string(name);
+        if (value.length > STATUS_PAGE_LIMITS.text)
+          r.refuse(name, `must be at most ${STATUS_PAGE_LIMITS.text} characters`);
+        return value;
+      };
+      const historyDays = r.raw('history_days') ?? 90;
+      if (!(STATUS_PAGE_HISTORY_DAYS as readonly unknown[]).includes(historyDays))
+        r.refuse('history_days', `must be 30, 60 or 90 (got ${describe(historyDays)})`);
+      const sections = r.mappings(
+        'sections',
+        (section) => {
+          const sectionTitle = section.string('title').trim();
+          if (sectionTitle.length > STATUS_PAGE_LIMITS.sectionTitle)
+            section.refuse('title', `must be at most ${STATUS_PAGE_LIMITS.sectionTitle} characters`);
+          const sensors = section.strings('sensors');
+          if (sensors.length > STATUS_PAGE_LIMITS.sensorsPerSection)
+            section.refuse('sensors', `must list at most ${STATUS_PAGE_LIMITS.sensorsPerSection} sensors`);
+          const twice = sensors.find((name, i) => sensors.indexOf(name) !== i);
+          if (twice !== undefined) section.refuse('sensors', `sensor ${describe(twice)} is listed twice`);
+          return { title: sectionTitle, sensors };
+        },
+        ['title', 'sensors'],
+      );
+      if (sections.length > STATUS_PAGE_LIMITS.sections)
+        r.refuse('sections', `must have at most ${STATUS_PAGE_LIMITS.sections} entries`);
+      return {
+        slug,
+        title,
+        description: text('description'),
+        published: r.boolean('published', false),
+        show_uptime: r.boolean('show_uptime', true),
+        history_days: historyDays as number,
+        footer: text('footer'),
+        language: r.string('language') === '' ? '' : r.oneOf('language', STATUS_PAGE_LANGUAGES),
+        sections,
+      };
+    },
+    'slug',
+  );
+}
+
+/** Cross-references between sections: names used by sensors, windows and status pages must be declared. */
 export function checkReferences(
   sites: SiteDeclaration[],
   channels: ChannelDeclaration[],
   sensors: SensorDeclaration[],
   maintenance: MaintenanceDeclaration[],
+  statusPages: StatusPageDeclaration[] = [],
 ): void {
   const channelNames = new Set(channels.map((c) => c.name));
   const sensorNames = new Set(sensors.map((s) => s.name));
@@ -265,4 +367,15 @@ export function checkReferences(
         fail(`maintenance[${index}].sensors`, `no sensor named ${describe(name)} is declared`);
     });
   });
+  statusPages.forEach((page, index) =>
+    page.sections.forEach((section, s) =>
+      section.sensors.forEach((name) => {
+        if (!sensorNames.has(name))
+          fail(
+            `status_pages[${index}].sections[${s}].sensors`,
+            `no sensor named ${describe(name)} is declared`,
+          );
+      }),
+    ),
+  );
 }

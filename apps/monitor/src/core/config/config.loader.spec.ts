@@ -349,6 +349,7 @@ describe('config/monitor.example.yaml', () => {
     expect(config.channels.length).toBeGreaterThan(0);
     expect(config.sensors.length).toBeGreaterThan(0);
     expect(config.maintenance.length).toBeGreaterThan(0);
+    expect(config.status_pages.length).toBeGreaterThan(0);
     expect(config.retention).toEqual({ raw_seconds: 7 * 86400, hourly_seconds: 90 * 86400 });
   });
 });

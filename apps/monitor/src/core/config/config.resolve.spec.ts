@@ -65,6 +65,7 @@ const DEFAULT_CONFIG: MonitorConfig = {
   channels: [],
   sensors: [],
   maintenance: [],
+  status_pages: [],
   identity: { puid: 500, pgid: 500, umask: 0o022 },
   admin_password: null,
 };

@@ -2,7 +2,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseDurationSeconds } from '@monitor/domain';
 import { parsePostgresUrl } from '../database/database-url';
-import { checkReferences, readChannels, readMaintenance, readSensors, readSites } from './config-sections';
+import {
+  checkReferences,
+  readChannels,
+  readMaintenance,
+  readSensors,
+  readSites,
+  readStatusPages,
+} from './config-sections';
 import {
   CONFIG_DEFAULTS,
   ConfigError,
@@ -45,6 +52,7 @@ const FILE_KEYS = [
   'channels',
   'sensors',
   'maintenance',
+  'status_pages',
 ] as const;
 const RETENTION_KEYS = ['raw', 'hourly'] as const;
 const CLUSTER_KEYS = ['dead_after'] as const;
@@ -100,7 +108,8 @@ export function resolveConfig(inputs: ConfigInputs): MonitorConfig {
   const channels = readChannels(fileData.channels);
   const sensors = readSensors(fileData.sensors);
   const maintenance = readMaintenance(fileData.maintenance);
-  checkReferences(sites, channels, sensors, maintenance);
+  const statusPages = readStatusPages(fileData.status_pages);
+  checkReferences(sites, channels, sensors, maintenance, statusPages);
 
   const listen = parseListen(layer('listen'));
   return {
@@ -118,6 +127,7 @@ export function resolveConfig(inputs: ConfigInputs): MonitorConfig {
     channels,
     sensors,
     maintenance,
+    status_pages: statusPages,
     identity: parseIdentity(inputs.env),
     admin_password: parseAdminPassword(inputs.env.MONITOR_ADMIN_PASSWORD),
   };

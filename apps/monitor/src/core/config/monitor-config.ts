@@ -45,6 +45,19 @@ export interface MaintenanceDeclaration {
   sensors: string[];
 }
 
+/** A status page the file declares, matched by slug; sections name sensors the file declares. */
+export interface StatusPageDeclaration {
+  slug: string;
+  title: string;
+  description: string;
+  published: boolean;
+  show_uptime: boolean;
+  history_days: number;
+  footer: string;
+  language: string;
+  sections: { title: string; sensors: string[] }[];
+}
+
 export interface ListenAddress {
   host: string;
   port: number;
@@ -73,6 +86,7 @@ export interface MonitorConfig {
   channels: ChannelDeclaration[];
   sensors: SensorDeclaration[];
   maintenance: MaintenanceDeclaration[];
+  status_pages: StatusPageDeclaration[];
   identity: { puid: number; pgid: number; umask: number };
   /** From MONITOR_ADMIN_PASSWORD; a secret, never logged. */
   admin_password: string | null;

@@ -2,6 +2,7 @@ import {
   ANNOUNCEMENT_SEVERITIES,
   STATUS_PAGE_HISTORY_DAYS,
   STATUS_PAGE_LANGUAGES,
+  STATUS_PAGE_LIMITS,
   STATUS_PAGE_SLUG_PATTERN,
   type AnnouncementInput,
   type AnnouncementSeverity,
@@ -14,7 +15,6 @@ import {
   type StatusPagesResponse,
 } from '@monitor/contracts';
 import { ApiProperty } from '@nestjs/swagger';
-import { STATUS_PAGE_LIMITS } from '../status-page-rules';
 import { Transform, Type, type TransformFnParams } from 'class-transformer';
 import {
   Allow,

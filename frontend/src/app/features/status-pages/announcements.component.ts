@@ -12,6 +12,7 @@ import {
 } from '@angular/core';
 import {
   ANNOUNCEMENT_SEVERITIES,
+  STATUS_PAGE_LIMITS,
   type AnnouncementSeverity,
   type StatusPageAnnouncement,
 } from '@monitor/contracts';
@@ -43,6 +44,7 @@ export class AnnouncementsComponent {
   readonly canWrite = input(false);
 
   protected readonly severities = ANNOUNCEMENT_SEVERITIES;
+  protected readonly limits = STATUS_PAGE_LIMITS;
   protected readonly list = linkedSignal(() => this.initial());
   protected readonly title = signal('');
   protected readonly body = signal('');

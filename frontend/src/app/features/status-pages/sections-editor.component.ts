@@ -11,7 +11,7 @@ import {
   model,
   signal,
 } from '@angular/core';
-import type { Sensor } from '@monitor/contracts';
+import { STATUS_PAGE_LIMITS, type Sensor } from '@monitor/contracts';
 import { TranslocoPipe } from '@jsverse/transloco';
 
 import { t } from '../../core/i18n/i18n';
@@ -39,6 +39,7 @@ export class SectionsEditorComponent {
   readonly sensors = input.required<readonly Sensor[]>();
   readonly readOnly = input(false);
 
+  protected readonly limits = STATUS_PAGE_LIMITS;
   /** The section whose sensor picker is open (its key). */
   protected readonly picking = signal<number | undefined>(undefined);
   /** What the last move did, for screen readers. */

@@ -14,6 +14,7 @@ import { Router, RouterLink } from '@angular/router';
 import {
   STATUS_PAGE_HISTORY_DAYS,
   STATUS_PAGE_LANGUAGES,
+  STATUS_PAGE_LIMITS,
   type StatusPage,
   type StatusPageHistoryDays,
   type StatusPageLanguage,
@@ -76,6 +77,7 @@ export class StatusPageEditorComponent {
   protected readonly languages = STATUS_PAGE_LANGUAGES;
   protected readonly historyDays = STATUS_PAGE_HISTORY_DAYS;
   protected readonly slugMax = SLUG_MAX;
+  protected readonly limits = STATUS_PAGE_LIMITS;
   protected readonly publicUrl = publicPageUrl;
 
   protected readonly sensors = loadable(() => this.api.sensors());

@@ -75,7 +75,9 @@ describe('About page (built server and dashboard, real Chromium)', () => {
     const { page } = browser;
     await page.goto(`${server.url}/`);
     await page.getByRole('heading', { level: 1, name: 'Status' }).waitFor({ state: 'visible' });
-    const statusLink = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Status' });
+    const statusLink = page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Status', exact: true });
     await expect(statusLink.getAttribute('aria-current')).resolves.toBe('page');
 
     await page.getByTestId('settings-link').click();

@@ -107,7 +107,10 @@ describe('Administration page (built server and dashboard, real Chromium)', () =
     const sensors = (await (await api.get(url('/api/sensors'))).json()) as Sensor[];
     const samples = sensors.filter((sensor) => sensor.sample).map((sensor) => sensor.name);
     expect(samples).toHaveLength(loaded.sensors);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Status' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Status', exact: true })
+      .click();
     const list = page.getByTestId('sensor-list');
     await list.waitFor({ state: 'visible' });
     for (const name of samples) await list.getByRole('link', { name, exact: true }).waitFor();

@@ -154,7 +154,7 @@ describe('Accounts, sign-in, roles and the second factor (built server and dashb
     await page.waitForURL(url('/'));
     await heading('Status').waitFor({ state: 'visible' });
     await expectSignedInAs(ADMIN.username, 'Administrator');
-    expect(await navLabels()).toEqual(['Status', 'Incidents', 'Sites', 'Channels']);
+    expect(await navLabels()).toEqual(['Status', 'Incidents', 'Sites', 'Channels', 'Status pages']);
     expect(await accountMenuItems()).toEqual(['Account', 'Sign out']);
 
     // Signed in, the signed-out pages lead home.
@@ -311,7 +311,7 @@ describe('Accounts, sign-in, roles and the second factor (built server and dashb
     await submitPassword(VIEWER);
     await page.waitForURL(url('/'));
     await expectSignedInAs(VIEWER.username, 'Viewer');
-    expect(await navLabels()).toEqual(['Status', 'Incidents', 'Sites', 'Channels']);
+    expect(await navLabels()).toEqual(['Status', 'Incidents', 'Sites', 'Channels', 'Status pages']);
     expect(await settingsLabels()).toEqual(['Settings', 'About']);
 
     await page.goto(url('/settings/accounts'));
@@ -397,7 +397,7 @@ describe('Accounts, sign-in, roles and the second factor (built server and dashb
       await expectSignedInAs('API key', 'Administrator');
       expect(await accountMenuItems()).toEqual(['Account']);
       expect(await page.getByTestId('password-form').count()).toBe(0);
-      expect(await navLabels()).toEqual(['Status', 'Incidents', 'Sites', 'Channels']);
+      expect(await navLabels()).toEqual(['Status', 'Incidents', 'Sites', 'Channels', 'Status pages']);
       expect(await settingsLabels()).toEqual(['Settings', 'Accounts', 'Administration', 'About']);
     } finally {
       await browser.context.setExtraHTTPHeaders({});

@@ -114,6 +114,7 @@ describe('Dashboard in German (built server, real Chromium)', () => {
       '/incidents',
       '/sites',
       '/channels',
+      '/status-pages',
       '/account',
       '/settings/accounts',
       '/settings/administration',
@@ -147,6 +148,7 @@ describe('Dashboard in German (built server, real Chromium)', () => {
       'Störungen',
       'Standorte',
       'Kanäle',
+      'Statusseiten',
     ]);
     const sections = page.getByRole('navigation', { name: 'Bereiche der Einstellungen' });
     await page.goto(url('/settings'));

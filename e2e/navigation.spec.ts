@@ -79,12 +79,18 @@ describe('Navigation, account menu, Settings area and health indicator (built se
     problems.length = 0;
   });
 
-  it('has exactly Status, Incidents, Sites and Channels at the top, and a Settings link beside them', async () => {
+  it('has exactly Status, Incidents, Sites, Channels and Status pages at the top, and a Settings link beside them', async () => {
     await openStatus();
-    expect(await labels(mainNav().getByRole('link'))).toEqual(['Status', 'Incidents', 'Sites', 'Channels']);
-    await expect(mainNav().getByRole('link', { name: 'Status' }).getAttribute('aria-current')).resolves.toBe(
-      'page',
-    );
+    expect(await labels(mainNav().getByRole('link'))).toEqual([
+      'Status',
+      'Incidents',
+      'Sites',
+      'Channels',
+      'Status pages',
+    ]);
+    await expect(
+      mainNav().getByRole('link', { name: 'Status', exact: true }).getAttribute('aria-current'),
+    ).resolves.toBe('page');
 
     const settings = page.getByTestId('settings-link');
     expect((await settings.textContent())?.trim()).toBe('Settings');
@@ -243,7 +249,13 @@ describe('Navigation, account menu, Settings area and health indicator (built se
       const panel = page.locator('#phone-menu');
       await panel.waitFor({ state: 'visible' });
       await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('true');
-      expect(await labels(mainNav().getByRole('link'))).toEqual(['Status', 'Incidents', 'Sites', 'Channels']);
+      expect(await labels(mainNav().getByRole('link'))).toEqual([
+        'Status',
+        'Incidents',
+        'Sites',
+        'Channels',
+        'Status pages',
+      ]);
       const entries = [
         ...(await mainNav().getByRole('link').all()),
         panel.getByRole('link', { name: 'Settings' }),
@@ -295,7 +307,13 @@ describe('Navigation, account menu, Settings area and health indicator (built se
       await page.goto(url('/settings'));
       await heading('Einstellungen').waitFor({ state: 'visible' });
       const nav = page.getByRole('navigation', { name: 'Hauptnavigation' });
-      expect(await labels(nav.getByRole('link'))).toEqual(['Status', 'Störungen', 'Standorte', 'Kanäle']);
+      expect(await labels(nav.getByRole('link'))).toEqual([
+        'Status',
+        'Störungen',
+        'Standorte',
+        'Kanäle',
+        'Statusseiten',
+      ]);
       const sections = page.getByRole('navigation', { name: 'Bereiche der Einstellungen' });
       expect(await labels(sections.getByRole('link'))).toEqual(['Einstellungen', 'Verwaltung', 'Info']);
       expect((await page.getByTestId('settings-link').textContent())?.trim()).toBe('Einstellungen');

@@ -299,7 +299,10 @@ describe('Settings page, boot watchdog and tour (built server and dashboard, rea
     await heading('Settings').waitFor({ state: 'visible' });
     const tour = page.getByTestId('tour');
     await expect(tour.count()).resolves.toBe(0);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Status' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Status', exact: true })
+      .click();
     await tour.waitFor({ state: 'visible' });
     await expect(
       page.evaluate<string | null | undefined>("document.activeElement?.getAttribute('data-testid')"),

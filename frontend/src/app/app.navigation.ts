@@ -19,6 +19,7 @@ export const MAIN_NAV: readonly NavItem[] = [
   { label: 'app.nav.incidents', path: '/incidents', exact: false },
   { label: 'app.nav.sites', path: '/sites', exact: false },
   { label: 'app.nav.channels', path: '/channels', exact: false },
+  { label: 'app.nav.statusPages', path: '/status-pages', exact: false },
 ];
 
 export const SETTINGS_PATH = '/settings';

@@ -65,6 +65,11 @@ export const APP_ROUTES: Routes = [
         loadChildren: () => import('./features/sites/sites.routes').then((m) => m.SITES_ROUTES),
       },
       {
+        path: 'status-pages',
+        loadChildren: () =>
+          import('./features/status-pages/status-pages.routes').then((m) => m.STATUS_PAGES_ROUTES),
+      },
+      {
         path: 'account',
         loadChildren: () => import('./features/account/account.routes').then((m) => m.ACCOUNT_ROUTES),
       },

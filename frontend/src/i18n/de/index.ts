@@ -13,6 +13,7 @@ import sensorDetail from './sensorDetail.json';
 import settings from './settings.json';
 import sites from './sites.json';
 import status from './status.json';
+import statusPages from './statusPages.json';
 import tour from './tour.json';
 
 /** The German catalogue: one file per area of the dashboard, each under its own key. */
@@ -32,5 +33,6 @@ export default {
   settings,
   sites,
   status,
+  statusPages,
   tour,
 };

@@ -16,6 +16,7 @@ import { run as scheduler } from './scheduler.mjs';
 import { run as signin } from './signin.mjs';
 import { run as slowClients } from './slow-clients.mjs';
 import { run as startup } from './startup.mjs';
+import { run as statusPage } from './status-page.mjs';
 
 if (!existsSync('dist/apps/monitor/main.js')) {
   console.error('dist/apps/monitor/main.js is missing: run npm run build first');
@@ -37,6 +38,7 @@ const results = {
   backup_stall: await backupStall(),
   dashboard: await dashboard(),
   cluster: await cluster(),
+  status_page: await statusPage(),
 };
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/latest.json', `${JSON.stringify(results, null, 2)}\n`);

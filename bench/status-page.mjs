@@ -1,58 +1,77 @@
-// Public status page benchmark (issue 17): 1,000 http sensors probing a local target every 20 s,
-// a published page listing 200 of them with 90 days of rollups. Reports the cold render time of
-// the page (first request after start, nothing cached), requests per second and latency p99 for
-// /status/{slug} and its JSON from autocannon with 100 connections for BENCH_SECONDS (30) each,
-// browsers' Accept-Encoding, and the probe schedule's start lag p99 meanwhile.
-import { get } from 'node:http';
+// Status page benchmark (issue 17): 1,000 http sensors probing every 20 s against a local target,
+// and a published page listing 200 of them with 90 days of daily history. Measures the cold render
+// of the page and its JSON (first request after a start, and after the page changed), then a crowd:
+// 100 concurrent connections for 30 s from autocannon in its own process (so the load does not
+// delay the target's arrival times), with browsers' Accept-Encoding, on the HTML page and on the
+// JSON in turn, with the probe schedule's start lag meanwhile. Each crowd runs twice: as fast as it
+// can (closed loop: the server's CPU is saturated) and at an offered 1,000 requests a second; the
+// same offered load on /healthz is the baseline of what any request costs the schedule.
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
-import Database from 'better-sqlite3';
+import { fileURLToPath } from 'node:url';
+import { startBenchServer } from './support/server.mjs';
 import { apiKeyFor, createSensors } from './support/api.mjs';
 import { fillRollups } from './support/rollups.mjs';
-import { startBenchServer } from './support/server.mjs';
+import { cpuMs, rssMiB } from './support/proc.mjs';
 import { startTarget } from './support/target.mjs';
 import { lagStats } from './scheduler.mjs';
 
+const Database = createRequire(import.meta.url)('better-sqlite3');
+const autocannonBin = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
+
 const PASSWORD = 'bench password 12345';
-const SENSORS = 1000;
+const SENSORS = Number(process.env.BENCH_SENSORS ?? 1000);
 const ON_PAGE = 200;
 const INTERVAL_S = 20;
+const DAYS = 90;
+const CONNECTIONS = 100;
+const LOAD_S = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const round = (n, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+const round = (value, places = 1) => Math.round(value * 10 ** places) / 10 ** places;
 
-/** The body's bytes as sent (fetch would decompress them). */
-function rawBytes(url, encoding) {
-  return new Promise((resolve, reject) => {
-    get(url, { headers: { 'accept-encoding': encoding } }, (res) => {
-      let bytes = 0;
-      res.on('data', (chunk) => (bytes += chunk.length));
-      res.on('end', () => resolve(bytes));
-    }).on('error', reject);
-  });
+/** One timed GET; the body is read so the time covers the whole answer. */
+async function timedGet(url) {
+  const started = performance.now();
+  const res = await fetch(url);
+  const body = await res.text();
+  if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}: ${body.slice(0, 200)}`);
+  return { ms: round(performance.now() - started), bytes: Buffer.byteLength(body) };
 }
 
-async function load(url, seconds) {
-  const result = await autocannon({
-    url,
-    connections: 100,
-    duration: seconds,
-    headers: { 'accept-encoding': 'gzip, deflate, br', 'accept-language': 'en' },
+/** autocannon in a child process; `rate` limits the requests per second over all connections. */
+function crowd(url, rate) {
+  return new Promise((resolve, reject) => {
+    const args = ['--json', '-c', String(CONNECTIONS), '-d', String(LOAD_S)];
+    args.push('-H', 'accept-encoding=gzip, deflate, br', '-H', 'accept-language=en');
+    if (rate) args.push('--overallRate', String(rate));
+    const child = spawn(process.execPath, [autocannonBin, ...args, url], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`autocannon exited with ${code}`));
+      const r = JSON.parse(out);
+      resolve({
+        requests_per_s: Math.round(r.requests.average),
+        latency_ms: { p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max },
+        non_2xx: r.non2xx,
+        errors: r.errors + r.timeouts,
+        total: r.requests.total,
+      });
+    });
   });
-  return {
-    requests_per_s: Math.round(result.requests.average),
-    latency_ms: { p50: result.latency.p50, p99: result.latency.p99 },
-    non_2xx: result.non2xx,
-    errors: result.errors,
-    bytes_per_s: Math.round(result.throughput.average),
-  };
 }
 
 export async function run() {
-  const seconds = Number(process.env.BENCH_SECONDS ?? 30);
   const target = await startTarget();
   const env = { MONITOR_ADMIN_PASSWORD: PASSWORD };
   let server = await startBenchServer({ env });
+  const dataDir = server.dataDir;
   try {
     let headers = await apiKeyFor(server.url, PASSWORD);
     const ids = await createSensors(
@@ -66,50 +85,81 @@ export async function run() {
         options: { timeout: 10 },
       })),
     );
-    const shown = ids.slice(0, ON_PAGE);
-    // 90 days of rollups for the page's sensors, written while the server is stopped.
-    await server.stop({ keepData: true });
-    const db = new Database(join(server.dataDir, 'monitor.db'));
-    const now = Date.now();
-    fillRollups(db, shown, 90, now - (now % HOUR), now - (now % (24 * HOUR)));
-    db.close();
-    server = await startBenchServer({ env, dataDir: server.dataDir });
-    headers = await apiKeyFor(server.url, PASSWORD);
-    const sections = Array.from({ length: 4 }, (_, s) => ({
-      title: `Section ${s + 1}`,
-      sensors: shown.slice(s * 50, s * 50 + 50),
-    }));
-    const created = await fetch(`${server.url}/api/status-pages`, {
+    const page = await fetch(`${server.url}/api/status-pages`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ slug: 'bench', title: 'Bench', published: true, history_days: 90, sections }),
+      body: JSON.stringify({
+        slug: 'bench',
+        title: 'Bench status',
+        description: 'Two hundred sensors with ninety days of history.',
+        published: true,
+        history_days: DAYS,
+        sections: Array.from({ length: 4 }, (_, s) => ({
+          title: `Section ${s + 1}`,
+          sensors: ids.slice(s * (ON_PAGE / 4), (s + 1) * (ON_PAGE / 4)),
+        })),
+      }),
     });
-    if (created.status !== 201) throw new Error(`page: ${created.status} ${await created.text()}`);
-    // Every loop makes its first probe within one interval.
+    if (page.status !== 201) throw new Error(`page create answered ${page.status}: ${await page.text()}`);
+    const pageId = (await page.json()).id;
+
+    // 90 days of history for every sensor, written while the server is stopped.
+    await server.stop({ keepData: true });
+    const now = Date.now();
+    const db = new Database(join(dataDir, 'monitor.db'));
+    fillRollups(db, ids, DAYS, now - (now % HOUR), now - (now % DAY));
+    db.close();
+    server = await startBenchServer({ env, dataDir });
+    headers = await apiKeyFor(server.url, PASSWORD);
+
+    const html = `${server.url}/status/bench`;
+    const json = `${server.url}/api/public/status-pages/bench`;
+    const cold = { html_after_start: await timedGet(html), json_after_start: await timedGet(json) };
+    // A page change invalidates the cache: the next request renders again (warm database).
+    const change = await fetch(`${server.url}/api/status-pages/${pageId}`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ footer: 'changed' }),
+    });
+    if (change.status !== 200) throw new Error(`page update answered ${change.status}`);
+    cold.html_after_change = await timedGet(html);
+    cold.json_after_change = await timedGet(json);
+    const warm = await timedGet(html);
+
+    // Every loop has made its first probe before the lag is measured.
     await sleep(INTERVAL_S * 1000 + 2000);
-
-    const coldStarted = performance.now();
-    const coldBytes = await rawBytes(`${server.url}/status/bench`, 'br');
-    const coldMs = performance.now() - coldStarted;
-    const plain = await (
-      await fetch(`${server.url}/status/bench`, { headers: { 'accept-encoding': 'identity' } })
-    ).text();
-
-    const since = performance.now();
-    const html = await load(`${server.url}/status/bench`, seconds);
-    const json = await load(`${server.url}/api/public/status-pages/bench`, seconds);
-    const lag = lagStats(target.arrivals, INTERVAL_S * 1000, since);
-    return {
-      sensors: SENSORS,
-      on_page: ON_PAGE,
-      cold_render_ms: round(coldMs),
-      html_bytes: plain.length,
-      html_br_bytes: coldBytes,
-      html,
-      json,
-      probe_lag_ms: { p50: round(lag.p50), p99: round(lag.p99), max: round(lag.max) },
-      missed_cycles: lag.missed,
+    const pid = server.child.pid;
+    const measure = async (url, rate) => {
+      const since = performance.now();
+      const cpu0 = cpuMs(pid);
+      const load = await crowd(url, rate);
+      const cpu = cpuMs(pid) - cpu0;
+      // Probes keep going for one more interval so every sensor's gap across the load is counted.
+      await sleep(INTERVAL_S * 1000);
+      const lag = lagStats(target.arrivals, INTERVAL_S * 1000, since);
+      return {
+        ...load,
+        server_cpu_per_request_ms: round(cpu / load.total, 3),
+        probe_lag_ms: { p50: round(lag.p50), p99: round(lag.p99), max: round(lag.max), missed: lag.missed },
+        rss_mib: rssMiB(pid),
+      };
     };
+    const result = {
+      sensors: SENSORS,
+      interval_s: INTERVAL_S,
+      on_page: ON_PAGE,
+      history_days: DAYS,
+      connections: CONNECTIONS,
+      load_s: LOAD_S,
+      cold_ms: cold,
+      warm_html: warm,
+      html_saturated: await measure(html),
+      json_saturated: await measure(json),
+      html_at_1000: await measure(html, 1000),
+      json_at_1000: await measure(json, 1000),
+      healthz_at_1000: await measure(`${server.url}/healthz`, 1000),
+    };
+    return result;
   } finally {
     await server.stop();
     await target.close();
@@ -118,13 +168,23 @@ export async function run() {
 
 export function describe(r) {
   const one = (name, x) =>
-    `${name}: ${x.requests_per_s} requests/s, p50 ${x.latency_ms.p50} ms, p99 ${x.latency_ms.p99} ms, ${x.non_2xx} non-2xx, ${x.errors} errors`;
+    `  ${name}: ${x.requests_per_s} requests/s, latency p50 ${x.latency_ms.p50} / p99 ${x.latency_ms.p99} ms, ` +
+    `${x.non_2xx} non-2xx, ${x.errors} errors; probe lag p50 ${x.probe_lag_ms.p50} / p99 ${x.probe_lag_ms.p99} ms, ` +
+    `${x.probe_lag_ms.missed} missed; ${x.server_cpu_per_request_ms} ms CPU per request`;
   return [
-    `status page (${r.on_page} of ${r.sensors} sensors @ ${INTERVAL_S} s, 90 days): cold render ${r.cold_render_ms} ms; HTML ${r.html_bytes} bytes (${r.html_br_bytes} Brotli)`,
-    `  ${one('/status/{slug}', r.html)}`,
-    `  ${one('JSON', r.json)}`,
-    `  probe start lag meanwhile: p50 ${r.probe_lag_ms.p50} ms, p99 ${r.probe_lag_ms.p99} ms, max ${r.probe_lag_ms.max} ms; missed cycles ${r.missed_cycles}`,
+    `status page: ${r.on_page} of ${r.sensors} sensors @ ${r.interval_s} s, ${r.history_days} days, ${r.connections} connections × ${r.load_s} s`,
+    `  cold: HTML ${r.cold_ms.html_after_start.ms} ms (${r.cold_ms.html_after_start.bytes} bytes), JSON ${r.cold_ms.json_after_start.ms} ms after start; ` +
+      `HTML ${r.cold_ms.html_after_change.ms} ms, JSON ${r.cold_ms.json_after_change.ms} ms after a page change; warm HTML ${r.warm_html.ms} ms`,
+    one('/status/{slug} saturated', r.html_saturated),
+    one('JSON saturated', r.json_saturated),
+    one('/status/{slug} at 1,000/s', r.html_at_1000),
+    one('JSON at 1,000/s', r.json_at_1000),
+    one('/healthz at 1,000/s', r.healthz_at_1000),
   ].join('\n');
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(describe(await run()));
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const result = await run();
+  console.log(describe(result));
+  console.log(JSON.stringify(result));
+}

@@ -26,8 +26,10 @@ export class AccessGuard extends AuthGuard(['api-key', 'session']) {
       throw new Error(`route ${request.method} ${request.routeOptions.url} declares no access; refusing it`);
     }
     if (access === 'public') {
-      // Identify the caller when possible (GET /api/session), but never refuse.
-      await (super.canActivate(context) as Promise<boolean>).catch(() => false);
+      // Identify the caller when possible (GET /api/session), but never refuse. A request without
+      // credentials has no one to identify: a crowd on a public status page skips the strategies.
+      if (offersCredentials(request))
+        await (super.canActivate(context) as Promise<boolean>).catch(() => false);
     } else {
       await (super.canActivate(context) as Promise<boolean>);
       const principal = principalOf(request);
@@ -52,3 +54,9 @@ export class AccessGuard extends AuthGuard(['api-key', 'session']) {
     return principal;
   }
 }
+
+/** Whether the request carries anything a strategy reads: a cookie, an API key header or Authorization. */
+const offersCredentials = (request: FastifyRequest): boolean =>
+  request.headers.cookie !== undefined ||
+  request.headers['x-api-key'] !== undefined ||
+  request.headers.authorization !== undefined;

@@ -9,7 +9,7 @@ import {
   NotFoundError,
   pageLanguage,
   renderNotFoundPage,
-  renderStatusPage,
+  statusPageParts,
   sensorIdsOf,
   statusBadge,
   uptimeBadge,
@@ -29,14 +29,33 @@ import { ViewCache } from './view-cache';
 
 /** How long a computed page is reused when nothing relevant happens. */
 export const PUBLIC_VIEW_MAX_AGE_MS = 10_000;
+/**
+ * How long a page's rollups are reused: they change when the maintenance pass summarises an hour
+ * (every five minutes at most), not with a sensor's state, which every recomputation reads anew.
+ */
+const ROLLUPS_MAX_AGE_MS = 60_000;
+/** Sensors per rollup query and per rendered piece of HTML before other work gets a turn. */
+const SENSORS_PER_TURN = 25;
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** The page's HTML, rendered a few sensors at a time with other work in between. */
+async function renderInTurns(view: PublicView, historyDays: number, language: StatusPageLanguage) {
+  const parts: string[] = [];
+  for (const part of statusPageParts(view.page, historyDays, language)) {
+    if (parts.push(part) % SENSORS_PER_TURN === 0) await nextTurn();
+  }
+  return parts.join('');
+}
 
 export type BadgeKind = 'status' | 'uptime' | 'latency';
+type PageRollups = Awaited<ReturnType<HistoryService['pageRollups']>>;
 
 /** A page's view and the bodies made of it, each made once. */
 class CachedPage {
   readonly sensorIds: ReadonlySet<number>;
-  private json?: Body;
-  private readonly html = new Map<StatusPageLanguage, Body>();
+  private json?: Promise<Body>;
+  private readonly html = new Map<StatusPageLanguage, Promise<Body>>();
   private readonly badges = new Map<string, Body>();
 
   constructor(
@@ -48,14 +67,17 @@ class CachedPage {
     this.sensorIds = new Set(sensorIds);
   }
 
-  jsonBody(): Body {
-    return (this.json ??= bodyOf(JSON.stringify(this.view.page)));
+  jsonBody(): Promise<Body> {
+    return (this.json ??= bodyOf(JSON.stringify(this.view.page)).precompressed());
   }
 
-  htmlBody(language: StatusPageLanguage): Body {
+  /** Made once per language; concurrent first visitors share the rendering. */
+  htmlBody(language: StatusPageLanguage): Promise<Body> {
     let body = this.html.get(language);
     if (!body) {
-      body = bodyOf(renderStatusPage(this.view.page, this.historyDays, language));
+      body = renderInTurns(this.view, this.historyDays, language).then((html) =>
+        bodyOf(html).precompressed(),
+      );
       this.html.set(language, body);
     }
     return body;
@@ -89,6 +111,7 @@ class CachedPage {
 @Injectable()
 export class PublicStatusService implements OnModuleInit, OnModuleDestroy {
   private readonly cache: ViewCache<CachedPage>;
+  private readonly rollups = new Map<string, { at: number; key: string; value: PageRollups }>();
   private subscription?: Subscription;
 
   constructor(
@@ -117,6 +140,7 @@ export class PublicStatusService implements OnModuleInit, OnModuleDestroy {
         () => this.cache.invalidateAll(),
       ),
     );
+    this.subscription.add(this.events.on('statusPage').subscribe((event) => this.rollups.delete(event.slug)));
   }
 
   onModuleDestroy(): void {
@@ -140,7 +164,7 @@ export class PublicStatusService implements OnModuleInit, OnModuleDestroy {
         negotiated: true,
       };
     const language = pageLanguage(page.language, acceptLanguage);
-    return { found: true, body: page.htmlBody(language), negotiated: page.language === '' };
+    return { found: true, body: await page.htmlBody(language), negotiated: page.language === '' };
   }
 
   async badge(slug: string, sensor: string, kind: BadgeKind, window: string | undefined): Promise<Body> {
@@ -160,6 +184,21 @@ export class PublicStatusService implements OnModuleInit, OnModuleDestroy {
     return page;
   }
 
+  /** The sensors' rollups, reused for a minute, read a few sensors at a time. */
+  private async rollupsOf(slug: string, ids: number[], now: number): Promise<PageRollups> {
+    const key = ids.join(',');
+    const kept = this.rollups.get(slug);
+    if (kept && kept.key === key && now >= kept.at && now - kept.at < ROLLUPS_MAX_AGE_MS) return kept.value;
+    const value: PageRollups = new Map();
+    for (let i = 0; i < ids.length; i += SENSORS_PER_TURN) {
+      if (i > 0) await nextTurn();
+      for (const [id, r] of await this.history.pageRollups(ids.slice(i, i + SENSORS_PER_TURN), now))
+        value.set(id, r);
+    }
+    this.rollups.set(slug, { at: now, key, value });
+    return value;
+  }
+
   private async compute(slug: string): Promise<CachedPage | null> {
     // No page can have another slug: the database is not asked.
     if (!STATUS_PAGE_SLUG_PATTERN.test(slug)) return null;
@@ -169,7 +208,8 @@ export class PublicStatusService implements OnModuleInit, OnModuleDestroy {
     const ids = sensorIdsOf(page);
     const wanted = new Set(ids);
     const live = (await this.sensors.list()).filter((s) => wanted.has(s.id));
-    const rollups = await this.history.pageRollups(
+    const rollups = await this.rollupsOf(
+      slug,
       live.map((s) => s.id),
       now,
     );

@@ -41,11 +41,16 @@ export async function startBenchServer({
   child.stderr.on('data', (chunk) => stderrLines.push(...chunk.toString().split('\n').filter(Boolean)));
   const url = await new Promise((resolve, reject) => {
     child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${stdout}`)));
-    child.stdout.on('data', (chunk) => {
+    // Only until the server listens: the request log that follows grows by megabytes, and splitting
+    // all of it again at every chunk once made the bench's own target too busy to answer in time.
+    const untilListening = (chunk) => {
       stdout += chunk;
       const line = stdout.split('\n').find((l) => l.includes('"msg":"listening"'));
-      if (line) resolve(JSON.parse(line).url);
-    });
+      if (!line) return;
+      child.stdout.off('data', untilListening);
+      resolve(JSON.parse(line).url);
+    };
+    child.stdout.on('data', untilListening);
   });
   let stopped = false;
   return {

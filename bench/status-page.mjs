@@ -1,11 +1,12 @@
 // Status page benchmark (issue 17): 1,000 http sensors probing every 20 s against a local target,
 // and a published page listing 200 of them with 90 days of daily history. Measures the cold render
 // of the page and its JSON (first request after a start, and after the page changed), then a crowd:
-// 100 concurrent connections for 30 s from autocannon in its own process (so the load does not
+// 100 concurrent connections for 30 s from a load generator in its own process (so the load does not
 // delay the target's arrival times), with browsers' Accept-Encoding, on the HTML page and on the
-// JSON in turn, with the probe schedule's start lag meanwhile. Each crowd runs twice: as fast as it
-// can (closed loop: the server's CPU is saturated) and at an offered 1,000 requests a second; the
-// same offered load on /healthz is the baseline of what any request costs the schedule.
+// JSON in turn, with the probe schedule's start lag meanwhile. Each crowd runs twice: as fast as
+// autocannon can (closed loop: the server's CPU is saturated) and at an offered 1,000 requests a
+// second, evenly spaced (support/paced-load.mjs); the same offered load on /healthz is the baseline
+// of what any request costs the schedule.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import { lagStats } from './scheduler.mjs';
 
 const Database = createRequire(import.meta.url)('better-sqlite3');
 const autocannonBin = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
+const pacedLoad = fileURLToPath(new URL('./support/paced-load.mjs', import.meta.url));
 
 const PASSWORD = 'bench password 12345';
 const SENSORS = Number(process.env.BENCH_SENSORS ?? 1000);
@@ -41,20 +43,24 @@ async function timedGet(url) {
   return { ms: round(performance.now() - started), bytes: Buffer.byteLength(body) };
 }
 
-/** autocannon in a child process; `rate` limits the requests per second over all connections. */
+/**
+ * A crowd in a child process: without `rate`, autocannon as fast as it can (closed loop); with it,
+ * evenly spaced requests at that rate over all connections (support/paced-load.mjs).
+ */
 function crowd(url, rate) {
   return new Promise((resolve, reject) => {
-    const args = ['--json', '-c', String(CONNECTIONS), '-d', String(LOAD_S)];
-    args.push('-H', 'accept-encoding=gzip, deflate, br', '-H', 'accept-language=en');
-    if (rate) args.push('--overallRate', String(rate));
-    const child = spawn(process.execPath, [autocannonBin, ...args, url], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    const headers = ['accept-encoding=gzip, deflate, br', 'accept-language=en'];
+    const args = rate
+      ? [pacedLoad, url, String(CONNECTIONS), String(rate), String(LOAD_S), ...headers]
+      : [autocannonBin, '--json', '-c', String(CONNECTIONS), '-d', String(LOAD_S)]
+          .concat(headers.flatMap((h) => ['-H', h]))
+          .concat(url);
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`autocannon exited with ${code}`));
+      if (code !== 0) return reject(new Error(`the load generator exited with ${code}`));
       const r = JSON.parse(out);
       resolve({
         requests_per_s: Math.round(r.requests.average),

@@ -88,8 +88,7 @@ export class EmailNotifier implements Notifier {
       {
         name: 'from',
         label: 'From',
-        description:
-          'Sender address, e.g. Monitor <monitor@example.com>; most providers require your own address',
+        description: 'Sender address, e.g. monitor@example.com; most providers require your own address',
         required: true,
         secret: false,
         kind: 'string',

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import * as net from 'node:net';
 import { makeServerCert, type KeyAndCert } from '../../probes/src/testing/certs';
 import { deliverWithRetries } from './deliver';
 import { EmailNotifier, passwordForms } from './email.notifier';
@@ -177,6 +179,37 @@ describe('EmailNotifier against aiosmtpd on 127.0.0.1', () => {
     expect(outcome).toMatchObject({ ok: false, attempts: 1 });
     if (!outcome.ok) expect(outcome.error.message).toMatch(/refused the recipients reject550@example\.com$/);
     expect((await smtp.waitFor(1))[0]?.rcpt_tos).toEqual(['ops@example.com']);
+  });
+
+  it('stops a send at once when the attempt is aborted (a server that never greets)', async () => {
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((socket) => sockets.push(socket));
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const controller = new AbortController();
+    silent.once('connection', () => controller.abort());
+    try {
+      const error = await rejection(
+        notifier.send(
+          {
+            host: '127.0.0.1',
+            port: (silent.address() as net.AddressInfo).port,
+            security: 'none',
+            from: USER,
+            to: 'ops@example.com',
+          },
+          sampleNotification(),
+          controller.signal,
+        ),
+      );
+      expect(error).toMatchObject({ retryable: true, status: null });
+      expect(error.message).toMatch(
+        /^the SMTP server 127\.0\.0\.1:\d+ did not finish before the attempt's time limit$/,
+      );
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
   });
 
   it('retries when nothing listens, naming the server', async () => {

@@ -187,17 +187,24 @@ export class EmailNotifier implements Notifier {
       disableFileAccess: true,
       disableUrlAccess: true,
     });
-    const onAbort = () => transport.close();
+    // A transport closed mid-send may not settle before its own time-outs, so the abort wins the race.
+    let onAbort = (): void => undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(timedOut(server));
+    });
+    aborted.catch(() => undefined);
     signal.addEventListener('abort', onAbort, { once: true });
+    const sending = transport.sendMail({
+      from: stringField(config, 'from'),
+      to: parseAddressList(stringField(config, 'to') ?? '').addresses,
+      replyTo: stringField(config, 'reply_to'),
+      subject: oneLine(notification.title) || 'Monitor alert',
+      text: emailText(notification),
+      html: emailHtml(notification),
+    });
+    sending.catch(() => undefined);
     try {
-      const info = await transport.sendMail({
-        from: stringField(config, 'from'),
-        to: parseAddressList(stringField(config, 'to') ?? '').addresses,
-        replyTo: stringField(config, 'reply_to'),
-        subject: oneLine(notification.title) || 'Monitor alert',
-        text: emailText(notification),
-        html: emailHtml(notification),
-      });
+      const info = await Promise.race([sending, aborted]);
       const rejected = (info.rejected ?? []).map(String);
       if (rejected.length > 0) {
         // Some recipients have it already: a retry would send it to them twice.

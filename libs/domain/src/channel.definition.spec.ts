@@ -3,7 +3,7 @@ import { CHANNEL_DEFAULTS, CHANNEL_TYPES, channelFieldError } from './channel.de
 describe('channel definition', () => {
   it('accepts every type id and names them all when refusing another', () => {
     for (const type of CHANNEL_TYPES) expect(channelFieldError('type', type)).toBeNull();
-    for (const type of ['email', 'Webhook', '', null])
+    for (const type of ['sms', 'Webhook', '', null])
       expect(channelFieldError('type', type)).toBe(`type must be one of ${CHANNEL_TYPES.join(', ')}`);
   });
 

@@ -13,6 +13,7 @@ export const CHANNEL_TYPES = [
   'push_topic',
   'chat_webhook_b',
   'webhook',
+  'email',
 ] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 

@@ -5,7 +5,7 @@ import * as api from './index';
 describe('NotifierCatalogue', () => {
   const catalogue = createNotifierCatalogue();
 
-  it('registers the six channel types', () => {
+  it('registers the seven channel types', () => {
     expect(catalogue.types()).toEqual([
       'bot_messenger',
       'chat_webhook_a',
@@ -13,6 +13,7 @@ describe('NotifierCatalogue', () => {
       'push_topic',
       'chat_webhook_b',
       'webhook',
+      'email',
     ]);
     expect(catalogue.get('webhook')?.type).toBe('webhook');
     expect(catalogue.get('nope')).toBeUndefined();
@@ -51,6 +52,7 @@ describe('NotifierCatalogue', () => {
       push_topic: ['token'],
       chat_webhook_b: ['webhook_url'],
       webhook: ['hmac_secret'],
+      email: ['password'],
     });
   });
 

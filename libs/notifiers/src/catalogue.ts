@@ -2,6 +2,7 @@ import { CHANNEL_TYPES, type ChannelType } from '@monitor/domain';
 import { BotMessengerNotifier } from './bot-messenger.notifier';
 import { ChatWebhookANotifier } from './chat-webhook-a.notifier';
 import { ChatWebhookBNotifier } from './chat-webhook-b.notifier';
+import { EmailNotifier } from './email.notifier';
 import { FederatedChatNotifier } from './federated-chat.notifier';
 import type { ChannelTypeEntry, Notifier } from './notifier';
 import { PushTopicNotifier } from './push-topic.notifier';
@@ -52,6 +53,7 @@ const SENDERS: { readonly [T in ChannelType]: () => Notifier & { readonly type: 
   push_topic: () => new PushTopicNotifier(),
   chat_webhook_b: () => new ChatWebhookBNotifier(),
   webhook: () => new WebhookNotifier(),
+  email: () => new EmailNotifier(),
 };
 
 /** Every sender of this build, one per channel type, in the definition's order. */

@@ -8,3 +8,5 @@ export { ChatWebhookBNotifier } from './chat-webhook-b.notifier';
 export { FederatedChatNotifier } from './federated-chat.notifier';
 export { PushTopicNotifier, PUSH_DEFAULT_SERVER, PUSH_PRIORITIES } from './push-topic.notifier';
 export { WebhookNotifier, WEBHOOK_METHODS, webhookBody, webhookSignature } from './webhook.notifier';
+export { EmailNotifier, EMAIL_SECURITY } from './email.notifier';
+export { DEFAULT_SMTP_PORTS, parseAddressList } from './email-message';

@@ -113,7 +113,7 @@ const CHANNEL_CASES: [string, Item, Verdict][] = [
   ['the longest name', { name: long(200) }, null],
   ['a name of 201 characters', { name: long(201) }, 'name'],
   ['a blank name', { name: ' ' }, 'name'],
-  ['an unknown type', { type: 'email' }, 'type'],
+  ['an unknown type', { type: 'sms' }, 'type'],
   ['a config that is a list', { config: ['a'] }, 'config'],
   ['enabled 1', { enabled: 1 }, 'enabled'],
   ['a title template of 4001 characters', { title_template: long(4001) }, 'title_template'],

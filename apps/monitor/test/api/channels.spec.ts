@@ -82,12 +82,20 @@ describe('alert channels', () => {
     ...extra,
   });
 
-  it('lists the six channel types with fields, secret flags and a recipe', async () => {
+  it('lists the seven channel types with fields, secret flags and a recipe', async () => {
     const res = await call<
       { type: string; label: string; fields: { name: string; secret: boolean }[]; recipe: string[] }[]
     >(t, 'GET', '/api/channel-types', undefined, admin);
     expect(res.body.map((c) => c.type).sort()).toEqual(
-      ['bot_messenger', 'chat_webhook_a', 'chat_webhook_b', 'federated_chat', 'push_topic', 'webhook'].sort(),
+      [
+        'bot_messenger',
+        'chat_webhook_a',
+        'chat_webhook_b',
+        'email',
+        'federated_chat',
+        'push_topic',
+        'webhook',
+      ].sort(),
     );
     for (const entry of res.body) {
       expect(entry.label).toBeTruthy();

@@ -19,10 +19,11 @@ import {
   verifyPeer,
   type CertificateDates,
 } from '../probe-messages';
+import { JSON_OPTION_NAMES, jsonCheckOf, runJsonCheck, validateJsonCheck } from './json-check';
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 export const DEFAULT_EXPECTED_STATUS = '200-399';
-/** The most of a body read to look for a keyword; the rest is not downloaded. */
+/** The most of a body read for the keyword and JSON checks; the rest is not downloaded. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_REDIRECTS = 10;
 const USER_AGENT = 'monitor-uptime-probe';
@@ -36,6 +37,7 @@ const OPTION_NAMES = [
   'follow_redirects',
   'insecure_skip_verify',
   'cert_warn_days',
+  ...JSON_OPTION_NAMES,
 ];
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_VALUE = /^[^\r\n\0]*$/;
@@ -129,6 +131,7 @@ export class HttpProbe implements Probe {
       () => checkBoolean(options, 'follow_redirects'),
       () => checkBoolean(options, 'insecure_skip_verify'),
       () => checkInteger(options, 'cert_warn_days', 0, 3650),
+      () => validateJsonCheck(options),
     );
   }
 
@@ -150,6 +153,7 @@ export class HttpProbe implements Probe {
     const host = stripBrackets(url.hostname);
     const method = stringOption(options, 'method', 'GET').toUpperCase();
     const keyword = stringOption(options, 'keyword', '');
+    const jsonCheck = jsonCheckOf(options);
     const insecure = boolOption(options, 'insecure_skip_verify', false);
     const follow = boolOption(options, 'follow_redirects', true);
     const warnDays = intOption(options, 'cert_warn_days', 0, 0, 3650);
@@ -174,7 +178,8 @@ export class HttpProbe implements Probe {
       );
       latencyMs = elapsedMs(startedAt);
       const status = response.statusCode;
-      const text = keyword === '' ? null : await deadline.race(readCapped(response.body));
+      const text =
+        keyword === '' && jsonCheck === null ? null : await deadline.race(readCapped(response.body));
       if (text === null) {
         // Drain a small body so the connection goes back to the pool; a large one closes it.
         await deadline.race(response.body.dump({ limit: 64 * 1024 })).catch(() => undefined);
@@ -190,10 +195,15 @@ export class HttpProbe implements Probe {
       if (follow && status >= 300 && status < 400 && response.headers.location !== undefined) {
         return fail(`HTTP ${status}, more than ${MAX_REDIRECTS} redirects`);
       }
-      if (text !== null) {
+      if (text !== null && keyword !== '') {
         const found = text.includes(keyword);
         const invert = boolOption(options, 'invert_keyword', false);
         if (found === invert) return fail(`keyword ${quote(keyword)} ${found ? 'found' : 'not found'}`);
+      }
+      if (text !== null && jsonCheck !== null) {
+        const cut = Buffer.byteLength(text) >= MAX_BODY_BYTES ? MAX_BODY_BYTES : null;
+        const problem = runJsonCheck(jsonCheck, text, cut);
+        if (problem) return fail(problem);
       }
       let message = `HTTP ${status}`;
       const certificate =

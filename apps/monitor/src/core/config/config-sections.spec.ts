@@ -246,7 +246,7 @@ describe('channels', () => {
     expect(readChannels([{ name: 'c', type }])[0].type).toBe(type);
   });
 
-  it.each([['email'], ['Webhook'], [''], [null], [3]])('refuses type %p', (type) => {
+  it.each([['sms'], ['Webhook'], [''], [null], [3]])('refuses type %p', (type) => {
     expectKeyError(() => readChannels([{ name: 'c', type }]), 'channels[0].type', CHANNEL_TYPES.join(', '));
   });
 

@@ -230,6 +230,16 @@ const SENSOR_KINDS = [
 ];
 
 const CHANNEL_KINDS = [
+  {
+    type: 'email',
+    config: {
+      host: '127.0.0.1',
+      port: '9',
+      security: 'none',
+      from: 'fuzz@example.com',
+      to: 'ops@example.com',
+    },
+  },
   { type: 'webhook', config: { url: 'http://127.0.0.1:9/hook' } },
   { type: 'chat_webhook_a', config: { webhook_url: 'http://127.0.0.1:9/a' } },
   { type: 'chat_webhook_b', config: { webhook_url: 'http://127.0.0.1:9/b' } },

@@ -50,6 +50,9 @@ const TLS_CHECKS: readonly OptionSpec[] = [
   { name: 'cert_warn_days', key: 'certWarnDays', kind: 'number', min: 0, max: 3650 },
 ];
 
+/** The JSON check's operators, as the http probe accepts them (libs/probes json-check.ts). */
+export const JSON_OPERATORS = ['==', '!=', '<', '<=', '>', '>=', 'contains'] as const;
+
 export const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'TXT', 'SOA', 'SRV', 'PTR', 'CAA'] as const;
 
 /** The options of each type, in the order the form shows them (decisions.md, "Option names"). */
@@ -67,6 +70,9 @@ export const OPTION_SPECS: Readonly<Record<SensorType, readonly OptionSpec[]>> =
     { name: 'expected_status', key: 'expectedStatus', kind: 'text', fallback: '200-399' },
     { name: 'keyword', key: 'keyword', kind: 'text' },
     { name: 'invert_keyword', key: 'invertKeyword', kind: 'boolean', fallback: false },
+    { name: 'json_path', key: 'jsonPath', kind: 'text' },
+    { name: 'json_operator', key: 'jsonOperator', kind: 'select', choices: JSON_OPERATORS, fallback: '==' },
+    { name: 'json_expected', key: 'jsonExpected', kind: 'text' },
     { name: 'follow_redirects', key: 'followRedirects', kind: 'boolean', fallback: true },
     ...TLS_CHECKS,
     TIMEOUT,

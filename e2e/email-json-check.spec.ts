@@ -129,7 +129,9 @@ describe('E-mail channel and JSON checks in the dashboard (built server, real Ch
       options: { json_path: '$.queue[', json_operator: '<', json_expected: '10' },
     });
     expect(status).toBe(400);
-    expect(body.error).toMatch(/^options\.json_path is not a valid JSONPath expression: /);
+    expect(body.error).toBe(
+      "options.json_path is not a valid JSONPath expression: unclosed bracketed selection ('$.queue[':8)",
+    );
     await page.getByRole('button', { name: 'Create sensor' }).click();
     const failure = page.getByTestId('sensor-form-error');
     await failure.waitFor();

@@ -1,8 +1,7 @@
 import * as http from 'node:http';
 import { listen, stop } from '../testing/net';
 import { HttpProbe, MAX_BODY_BYTES } from './http.probe';
-import { validateJsonCheck } from './json-check';
-import { evaluateJsonPath, parseJsonPath } from './json-path';
+import { jsonCheckOf, runJsonCheck, validateJsonCheck } from './json-check';
 
 const DOCUMENT = {
   status: 'ok',
@@ -82,7 +81,23 @@ describe('JSON checks of the http probe against a local target', () => {
     ['$.tags', 'contains', 'pro', 'JSON $.tags is ["eu","prod"], expected contains "pro"'],
     ['$.checks[*].status', 'contains', 'down', null],
     ['$.checks[*].status', '==', '["up","down"]', null],
-    ['$.checks[?(@.status=="down")]', '==', 'x', 'unreachable: refused on save'],
+    ["$.checks[?@.status == 'down'].name", '==', 'cache', null],
+    [
+      '$.checks[?@.latency > 100].name',
+      '==',
+      'db',
+      'JSON $.checks[?@.latency > 100].name is "cache", expected == "db"',
+    ],
+    ['$.checks[?(@.status=="down")].latency', '>=', '250', null],
+    [
+      "$.checks[?@.status == 'gone']",
+      undefined,
+      undefined,
+      "JSON $.checks[?@.status == 'gone'] matched nothing",
+    ],
+    ['$.checks[?count(@.*) == 3 && @.latency < 10].name', '==', 'db', null],
+    ["$.tags[?match(@, 'p.*')]", '==', 'prod', 'unreachable: refused on save'],
+    ["$.tags[?search(@, 'p')]", '==', 'prod', 'unreachable: refused on save'],
     ['$.healthy', '==', 'true', null],
     ['$.broken', '==', 'true', 'JSON $.broken is false, expected == "true"'],
     ['$.maintenance', '==', 'null', null],
@@ -163,58 +178,88 @@ describe('validateJsonCheck', () => {
     ],
     [{ json_path: 42 }, 'options.json_path must be a string'],
     [{ json_path: '$.a', json_expected: 5 }, 'options.json_expected must be a string'],
-    [{ json_path: 'status' }, 'options.json_path is not a valid JSONPath expression: it must start with $'],
+    [{ json_path: ' $.a ' }, null],
+    [{ json_path: "$.checks[?@.status == 'down']" }, null],
+    [{ json_path: '$.checks[?(@.latency > 100 || !@.name)]' }, null],
+    [{ json_path: "$['a.b','c'][::0]" }, null],
+    [
+      { json_path: 'status' },
+      "options.json_path is not a valid JSONPath expression: expected '$', found 's' ('status':0)",
+    ],
     [
       { json_path: '$[' },
-      'options.json_path is not a valid JSONPath expression: a closing ] is missing at character 3',
-    ],
-    [
-      { json_path: '$.a[?(@.b)]' },
-      'options.json_path is not a valid JSONPath expression: filter and script expressions ([?(…)], [(…)]) are not supported at character 5',
-    ],
-    [
-      { json_path: '$.a[(@.length-1)]' },
-      'options.json_path is not a valid JSONPath expression: filter and script expressions ([?(…)], [(…)]) are not supported at character 5',
+      "options.json_path is not a valid JSONPath expression: unclosed bracketed selection ('$[':2)",
     ],
     [
       { json_path: '$.' },
-      'options.json_path is not a valid JSONPath expression: a member name or * is missing at character 3',
+      'options.json_path is not a valid JSONPath expression: a name or * must follow the final .',
+    ],
+    [
+      { json_path: '$.a[0].' },
+      'options.json_path is not a valid JSONPath expression: a name or * must follow the final .',
     ],
     [
       { json_path: '$.a b' },
-      'options.json_path is not a valid JSONPath expression: unexpected " " at character 4',
+      "options.json_path is not a valid JSONPath expression: expected '.', '..' or a bracketed selection, found 'b' ('$.a b':4)",
     ],
     [
       { json_path: "$['a" },
-      'options.json_path is not a valid JSONPath expression: a closing quote is missing at character 3',
+      "options.json_path is not a valid JSONPath expression: unclosed string starting at index 3 ('$['a':4)",
     ],
     [
-      { json_path: '$[::0]' },
-      'options.json_path is not a valid JSONPath expression: a slice step must not be 0 at character 3',
+      { json_path: '$.a[(@.length-1)]' },
+      "options.json_path is not a valid JSONPath expression: unexpected token '(' in bracketed selection ('$.a[(@.le':4)",
     ],
     [
-      { json_path: "$['a.b','c']" },
-      'options.json_path is not a valid JSONPath expression: a union ([a,b]) may only list plain names and indexes from 0 at character 2',
+      { json_path: '$.a[?@.b = 1]' },
+      "options.json_path is not a valid JSONPath expression: unexpected filter selector token '=' ('?@.b = 1]':9)",
+    ],
+    [
+      { json_path: '$.a[?length(@)]' },
+      "options.json_path is not a valid JSONPath expression: result of length()  must be compared ('.a[?lengt':5)",
+    ],
+    [
+      { json_path: "$.a[?match(@.b, 'x.*')]" },
+      "options.json_path is not a valid JSONPath expression: no such function 'match' ('.a[?match':5)",
+    ],
+    [
+      { json_path: "$.a[?search(@.b, 'x')]" },
+      "options.json_path is not a valid JSONPath expression: no such function 'search' ('.a[?searc':5)",
     ],
   ])('%p', (options, expected) => {
     expect(validateJsonCheck(options)).toBe(expected);
   });
 });
 
-describe('JSONPath subset', () => {
-  const doc = { a: [1, 2, 3, 4], 'x,y': 1, $: 'dollar', '*': 'star', b: { a: 9 } };
-  it.each<[string, unknown[]]>([
-    ['$', [doc]],
-    ['$.a[1:3]', [2, 3]],
-    ['$.a[-2]', [3]],
-    ['$.a[0,3]', [1, 4]],
-    ['$.a[*]', [1, 2, 3, 4]],
-    ["$['x,y']", [1]],
-    ["$['$']", ['dollar']],
-    ["$['*']", ['star']],
-    ['$..a', [[1, 2, 3, 4], 9]],
-    ['$.b.*', [9]],
+describe('JSONPath evaluation (RFC 9535 by json-p3)', () => {
+  const doc = { a: [1, 2, 3, 4], 'x,y': 1, $: 'dollar', '*': 'star', b: { a: 9 }, 'a.b': 5, c: 6 };
+  // [expression, the string form of what it selects: one match its value, several their array]
+  it.each<[string, string]>([
+    ['$', JSON.stringify(doc)],
+    ['$.a[1:3]', '[2,3]'],
+    ['$.a[::-1]', '[4,3,2,1]'],
+    ['$.a[-2]', '3'],
+    ['$.a[0,3]', '[1,4]'],
+    ['$.a[*]', '[1,2,3,4]'],
+    ["$['x,y']", '1'],
+    ["$['$']", 'dollar'],
+    ['$["*"]', 'star'],
+    ["$['a.b','c']", '[5,6]'],
+    ['$..a', '[[1,2,3,4],9]'],
+    ['$.b.*', '9'],
+    ['$.a[?@ > 2]', '[3,4]'],
+    ['$[?@.a == 9].a', '9'],
   ])('%s', (expression, values) => {
-    expect(evaluateJsonPath(parseJsonPath(expression), doc)).toEqual(values);
+    const check = jsonCheckOf({ json_path: expression, json_expected: values });
+    expect(check).not.toBeNull();
+    expect(runJsonCheck(check!, JSON.stringify(doc), null)).toBeNull();
+  });
+
+  it('fails a descendant search deeper than json-p3 follows, saying so', () => {
+    const check = jsonCheckOf({ json_path: '$..x' });
+    const deep = `${'['.repeat(60)}{"x":1}${']'.repeat(60)}`;
+    expect(runJsonCheck(check!, deep, null)).toBe(
+      "JSON $..x could not be evaluated: recursion limit reached ('$..x':1)",
+    );
   });
 });

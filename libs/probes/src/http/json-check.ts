@@ -1,6 +1,12 @@
+import {
+  JSONPathEnvironment,
+  JSONPathError,
+  JSONPathLexerError,
+  type JSONPathQuery,
+  type JSONValue,
+} from 'json-p3';
 import { checkString } from '../probe-messages';
 import type { Options } from '../options';
-import { evaluateJsonPath, JsonPathSyntaxError, parseJsonPath, type JsonPathTokens } from './json-path';
 
 /**
  * The http probe's JSON check: options `json_path`, `json_operator` and `json_expected`.
@@ -13,10 +19,31 @@ export type JsonOperator = (typeof JSON_OPERATORS)[number];
 export const JSON_OPTION_NAMES = ['json_path', 'json_operator', 'json_expected'] as const;
 const ORDERING: readonly JsonOperator[] = ['<', '<=', '>', '>='];
 const MAX_VALUE_CHARS = 80;
+const MAX_CACHED_PATHS = 256;
+
+/**
+ * RFC 9535 JSONPath (json-p3) without match() and search(): their regular expressions run on
+ * JavaScript's backtracking engine, where a pattern like (a|a)*b stalls the event loop for seconds.
+ */
+const environment = new JSONPathEnvironment();
+environment.functionRegister.delete('match');
+environment.functionRegister.delete('search');
+const compiled = new Map<string, JSONPathQuery>();
+
+/** Compiles a trimmed expression once (probes run it every interval); throws a JSONPathError. */
+function compileJsonPath(expression: string): JSONPathQuery {
+  let query = compiled.get(expression);
+  if (query === undefined) {
+    query = environment.compile(expression);
+    if (compiled.size >= MAX_CACHED_PATHS) compiled.delete(compiled.keys().next().value as string);
+    compiled.set(expression, query);
+  }
+  return query;
+}
 
 export interface JsonCheck {
   expression: string;
-  tokens: JsonPathTokens;
+  query: JSONPathQuery;
   operator: JsonOperator;
   /** undefined: the path only has to match. */
   expected: string | undefined;
@@ -35,11 +62,17 @@ export function validateJsonCheck(options: Options): string | null {
     if (options['json_operator'] !== undefined) return 'options.json_operator needs options.json_path';
     return null;
   }
+  const expression = path.trim();
   try {
-    parseJsonPath(path);
+    compileJsonPath(expression);
   } catch (error) {
-    if (!(error instanceof JsonPathSyntaxError)) throw error;
-    return `options.json_path is not a valid JSONPath expression: ${error.message}`;
+    if (!(error instanceof JSONPathError)) throw error;
+    // json-p3's lexer words a trailing dot as its own "can't backup beyond start".
+    const what =
+      error instanceof JSONPathLexerError && expression.endsWith('.')
+        ? 'a name or * must follow the final .'
+        : error.message;
+    return `options.json_path is not a valid JSONPath expression: ${what}`;
   }
   const operator = options['json_operator'];
   if (operator !== undefined && !(JSON_OPERATORS as readonly unknown[]).includes(operator)) {
@@ -61,7 +94,8 @@ export function jsonCheckOf(options: Options): JsonCheck | null {
   if (typeof path !== 'string' || path.trim() === '' || validateJsonCheck(options) !== null) return null;
   const operator = (options['json_operator'] as JsonOperator | undefined) ?? '==';
   const expected = typeof options['json_expected'] === 'string' ? options['json_expected'] : undefined;
-  return { expression: path.trim(), tokens: parseJsonPath(path), operator, expected };
+  const expression = path.trim();
+  return { expression, query: compileJsonPath(expression), operator, expected };
 }
 
 /** Judges a response body: null when it passes, else the failure message. */
@@ -74,7 +108,14 @@ export function runJsonCheck(check: JsonCheck, body: string, cutAtBytes: number 
       ? `JSON ${check.expression}: the body is not valid JSON (only its first ${cutAtBytes} bytes are read)`
       : `JSON ${check.expression}: the body is not valid JSON`;
   }
-  const matches = evaluateJsonPath(check.tokens, document);
+  let matches: JSONValue[];
+  try {
+    matches = check.query.query(document as JSONValue).values();
+  } catch (error) {
+    // A descendant segment (..) stops at 50 levels of nesting.
+    if (!(error instanceof JSONPathError)) throw error;
+    return `JSON ${check.expression} could not be evaluated: ${error.message}`;
+  }
   const expectation =
     check.expected === undefined ? '' : `, expected ${check.operator} ${JSON.stringify(check.expected)}`;
   if (matches.length === 0) return `JSON ${check.expression} matched nothing${expectation}`;

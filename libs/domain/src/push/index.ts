@@ -1,0 +1,3 @@
+export * from './push-deadlines';
+export * from './push-input';
+export * from './push-rate';

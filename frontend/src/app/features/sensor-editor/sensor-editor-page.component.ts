@@ -29,6 +29,7 @@ import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
 import { SensorEditorStore } from './sensor-editor.store';
 import { type SensorDraft, TYPE_INFO, typeInfo } from './sensor-form';
+import { PushUrlComponent } from './push-url.component';
 import { SensorOptionsComponent } from './sensor-options.component';
 
 type TextField =
@@ -47,6 +48,7 @@ type TextField =
     ErrorAlertComponent,
     LoadingIndicatorComponent,
     SensorOptionsComponent,
+    PushUrlComponent,
   ],
   providers: [SensorEditorStore],
   templateUrl: './sensor-editor-page.component.html',
@@ -57,6 +59,9 @@ export class SensorEditorPageComponent {
   private readonly router = inject(Router);
   private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
   private readonly injector = inject(Injector);
+
+  /** A push sensor's token, handed over by the create that led here (the one time it is known). */
+  protected readonly createdToken = pushTokenOf(this.router.getCurrentNavigation()?.extras.state);
 
   /** Path parameter; absent on `/sensors/new`. */
   readonly id = input<string>();
@@ -165,7 +170,12 @@ export class SensorEditorPageComponent {
     const created = this.isNew();
     const saved = await this.store.save();
     // A new sensor is shown where it lives, marked on the status page; an edited one on its own page.
-    if (saved && created) await this.router.navigate(['/'], { queryParams: { highlight: saved.id } });
+    // A new push sensor opens its editor, where its URL is shown with the token this once.
+    if (saved && created && saved.type === 'push')
+      await this.router.navigate(['/sensors', saved.id, 'edit'], {
+        state: { pushToken: saved.options['token'] },
+      });
+    else if (saved && created) await this.router.navigate(['/'], { queryParams: { highlight: saved.id } });
     else if (saved) await this.router.navigate(['/sensors', saved.id]);
     else this.focus('#sensor-form-error');
   }
@@ -188,4 +198,9 @@ export class SensorEditorPageComponent {
   private focus(selector: string): void {
     focusAfterRender(this.injector, this.host.nativeElement, selector);
   }
+}
+
+function pushTokenOf(state: Record<string, unknown> | undefined): string | undefined {
+  const token = state?.['pushToken'];
+  return typeof token === 'string' ? token : undefined;
 }

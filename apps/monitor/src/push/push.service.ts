@@ -1,6 +1,7 @@
 import { HttpException, HttpStatus, Injectable } from '@nestjs/common';
 import { NotFoundError, PushRateLimit, readPush } from '@monitor/domain';
 import { Clock } from '../core/clock/clock';
+import { EventBus } from '../core/events/event-bus';
 import { SchedulerService } from '../scheduler/scheduler.service';
 import { SensorRuntimeService } from '../scheduler/sensor-runtime.service';
 import { PushTokenIndex } from './push-tokens';
@@ -26,6 +27,7 @@ export class PushService {
     private readonly runtime: SensorRuntimeService,
     private readonly scheduler: SchedulerService,
     private readonly clock: Clock,
+    private readonly events: EventBus,
   ) {
     this.tokens = new PushTokenIndex(
       () => this.runtime.all(),
@@ -42,6 +44,12 @@ export class PushService {
     if (wait !== null) throw new PushRateError(wait);
     const report = readPush(query, body);
     const id = entry.definition.id;
+    if (!this.scheduler.owns(id)) {
+      // Another instance probes this sensor: it records the push (the cluster bridge carries it).
+      const { success, message, latencyMs } = report;
+      this.events.emit('push', { sensor_id: id, at: now, success, message, latency_ms: latencyMs });
+      return;
+    }
     this.scheduler.pushed(id, now);
     await this.runtime.record(id, { ...report, statusCode: null }, now);
   }

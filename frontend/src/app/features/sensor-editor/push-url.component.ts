@@ -25,7 +25,7 @@ type Line = 'url' | 'curl' | 'crontab';
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [TranslocoPipe],
   template: `
-    <section class="panel push" data-testid="push-url" aria-labelledby="push-heading">
+    <section class="panel push" data-testid="push-panel" aria-labelledby="push-heading">
       <h2 id="push-heading">{{ 'editor.push.heading' | transloco }}</h2>
       @if (token()) {
         <p class="hint" data-testid="push-token-once">{{ 'editor.push.shownOnce' | transloco }}</p>

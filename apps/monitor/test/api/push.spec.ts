@@ -3,6 +3,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { StoredProbeResult } from '@monitor/contracts';
 import { SchedulerService } from '../../src/scheduler/scheduler.service';
+import { SensorRuntimeService } from '../../src/scheduler/sensor-runtime.service';
+import { describeOnPostgres } from '../support/test-database';
 import { MutableClock } from './support/clock';
 import { accountWithRole, call, expectNoSecretsIn, Headers, setupAdmin } from './support/http';
 import {
@@ -14,6 +16,7 @@ import {
   Recorder,
   schedulerTick,
   Sensor,
+  sql,
 } from './support/sensors';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -421,3 +424,66 @@ describe('a push sensor across a restart', () => {
     }
   });
 });
+
+describeOnPostgres('instances share one PostgreSQL database')('a push on a cluster', () => {
+  let a: TestApp;
+  let b: TestApp;
+
+  beforeAll(async () => {
+    a = await startTestApp({
+      startScheduler: false,
+      file: { instance_name: 'push-a', cluster: { dead_after: '5s' } },
+    });
+    b = await startTestApp({
+      startScheduler: false,
+      dataDir: a.dataDir,
+      file: { instance_name: 'push-b', cluster: { dead_after: '5s' } },
+    });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it('is recorded once, by the instance that probes the sensor, whichever instance it reaches', async () => {
+    const admin = await setupAdmin(a);
+    const schedulers = [a, b].map((t) => t.app.get(SchedulerService));
+    // Both instances know each other: each sensor has one owner among the two.
+    await until(() =>
+      schedulers.every(
+        (s) => (s as unknown as { membership: { members: string[] } }).membership.members.length === 2,
+      ),
+    );
+    const created: { id: number; token: string }[] = [];
+    for (const name of ['p1', 'p2', 'p3', 'p4']) {
+      const sensor = await createSensor(a, admin, { name, type: 'push', target: '', interval: 600 });
+      created.push({ id: sensor.id, token: sensor.options.token as string });
+    }
+    await until(() => created.every(({ id }) => b.app.get(SensorRuntimeService).get(id) !== undefined));
+    const foreign = created.find(({ id }) => !schedulers[1].owns(id));
+    if (!foreign) throw new Error('instance a owns none of four sensors');
+    // Pushed to b, which does not probe it.
+    const res = await push(b, foreign.token, '?msg=via%20b');
+    expect(res.status).toBe(200);
+    await until(() => a.app.get(SensorRuntimeService).get(foreign.id)?.message === 'via b');
+    await flush(a);
+    await flush(b);
+    const rows = await sql<{ message: string }>(a, 'SELECT message FROM probe_results WHERE sensor_id = ?', [
+      foreign.id,
+    ]);
+    expect(rows.map((r) => r.message)).toEqual(['via b']);
+    expect((await getSensor(a, admin, foreign.id)).status).toBe('up');
+    // Stored by the owner, not by the instance the push reached.
+    expect((await results(a, admin, foreign.id)).map((r) => [r.message, r.instance])).toEqual([
+      ['via b', 'push-a'],
+    ]);
+  });
+});
+
+async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

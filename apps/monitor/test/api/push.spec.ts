@@ -1,10 +1,3 @@
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import type { StoredProbeResult } from '@monitor/contracts';
-import { SchedulerService } from '../../src/scheduler/scheduler.service';
-import { SensorRuntimeService } from '../../src/scheduler/sensor-runtime.service';
-import { describeOnPostgres } from '../support/test-database';
 import { MutableClock } from './support/clock';
 import { accountWithRole, call, expectNoSecretsIn, Headers, setupAdmin } from './support/http';
 import {
@@ -16,43 +9,19 @@ import {
   Recorder,
   schedulerTick,
   Sensor,
-  sql,
 } from './support/sensors';
+import { push, results, startWatching } from './support/push';
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
  * Push sensors over HTTP: the token (generated, masked, rotated), the push URL's input rules,
- * 404 and 429, and the missed-push failure on an injected clock, including across a restart.
+ * 404 and 429, and the missed-push failure on an injected clock (push-lifecycle.spec.ts: restarts,
+ * the configuration file, backups, clusters).
  */
 jest.setTimeout(60_000);
 
 const SECOND = 1000;
 const TOKEN = /^[A-Za-z0-9_-]{32}$/;
-
-/**
- * Starts the scheduler (it watches push deadlines only once started) and stops its own
- * once-a-second timer, so the test alone decides when deadlines are checked.
- */
-function startWatching(t: TestApp): void {
-  const scheduler = t.app.get(SchedulerService);
-  scheduler.start();
-  clearInterval((scheduler as unknown as { ticker: NodeJS.Timeout }).ticker);
-}
-
-async function results(t: TestApp, headers: Headers, id: number): Promise<StoredProbeResult[]> {
-  await flush(t);
-  const res = await call<StoredProbeResult[]>(t, 'GET', `/api/sensors/${id}/results`, undefined, headers);
-  expect(res.status).toBe(200);
-  return res.body;
-}
-
-const push = (t: TestApp, token: string, query = '', body?: unknown) =>
-  call<{ ok?: true; error?: string }>(
-    t,
-    body === undefined ? 'GET' : 'POST',
-    `/api/push/${token}${query}`,
-    body,
-  );
 
 describe('push sensors', () => {
   let t: TestApp;
@@ -370,120 +339,3 @@ describe('push sensors', () => {
     });
   });
 });
-
-describe('a push sensor across a restart', () => {
-  it('raises no false alarm: the wait starts over at start, the token still works', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'monitor-push-'));
-    const clock = new MutableClock();
-    let t = await startTestApp({ startScheduler: false, clock, dataDir });
-    let token = '';
-    let id = 0;
-    try {
-      const admin = await setupAdmin(t);
-      const created = await createSensor(t, admin, {
-        name: 'restarted job',
-        type: 'push',
-        target: '',
-        interval: 60,
-        retries: 1,
-      });
-      ({ id } = created);
-      token = created.options.token as string;
-      startWatching(t);
-      expect((await push(t, token, '?msg=before')).status).toBe(200);
-      await flush(t);
-    } finally {
-      await t.close();
-    }
-    // Stopped for an hour: no pusher could reach it, so that is no missed push.
-    clock.advance(3600 * SECOND);
-    t = await startTestApp({ startScheduler: false, clock, dataDir });
-    try {
-      const alerts = record(t, 'alert');
-      startWatching(t);
-      const admin = (
-        await call(t, 'POST', '/api/login', { username: 'admin', password: 'correct horse battery' })
-      ).response.headers
-        .getSetCookie()[0]
-        .split(';')[0];
-      const headers = { cookie: admin };
-      await schedulerTick(t);
-      clock.advance(59 * SECOND);
-      await schedulerTick(t);
-      let shown = await getSensor(t, headers, id);
-      expect([shown.status, shown.message]).toEqual(['up', 'before']);
-      expect((await push(t, token, '?msg=after')).status).toBe(200);
-      clock.advance(60 * SECOND);
-      await schedulerTick(t);
-      shown = await getSensor(t, headers, id);
-      expect([shown.status, shown.message]).toEqual(['down', 'no push received for 1m']);
-      expect(alerts.events.map((a) => a.kind)).toEqual(['down']);
-    } finally {
-      await t.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
-});
-
-describeOnPostgres('instances share one PostgreSQL database')('a push on a cluster', () => {
-  let a: TestApp;
-  let b: TestApp;
-
-  beforeAll(async () => {
-    a = await startTestApp({
-      startScheduler: false,
-      file: { instance_name: 'push-a', cluster: { dead_after: '5s' } },
-    });
-    b = await startTestApp({
-      startScheduler: false,
-      dataDir: a.dataDir,
-      file: { instance_name: 'push-b', cluster: { dead_after: '5s' } },
-    });
-  });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-  });
-
-  it('is recorded once, by the instance that probes the sensor, whichever instance it reaches', async () => {
-    const admin = await setupAdmin(a);
-    const schedulers = [a, b].map((t) => t.app.get(SchedulerService));
-    // Both instances know each other: each sensor has one owner among the two.
-    await until(() =>
-      schedulers.every(
-        (s) => (s as unknown as { membership: { members: string[] } }).membership.members.length === 2,
-      ),
-    );
-    const created: { id: number; token: string }[] = [];
-    for (const name of ['p1', 'p2', 'p3', 'p4']) {
-      const sensor = await createSensor(a, admin, { name, type: 'push', target: '', interval: 600 });
-      created.push({ id: sensor.id, token: sensor.options.token as string });
-    }
-    await until(() => created.every(({ id }) => b.app.get(SensorRuntimeService).get(id) !== undefined));
-    const foreign = created.find(({ id }) => !schedulers[1].owns(id));
-    if (!foreign) throw new Error('instance a owns none of four sensors');
-    // Pushed to b, which does not probe it.
-    const res = await push(b, foreign.token, '?msg=via%20b');
-    expect(res.status).toBe(200);
-    await until(() => a.app.get(SensorRuntimeService).get(foreign.id)?.message === 'via b');
-    await flush(a);
-    await flush(b);
-    const rows = await sql<{ message: string }>(a, 'SELECT message FROM probe_results WHERE sensor_id = ?', [
-      foreign.id,
-    ]);
-    expect(rows.map((r) => r.message)).toEqual(['via b']);
-    expect((await getSensor(a, admin, foreign.id)).status).toBe('up');
-    // Stored by the owner, not by the instance the push reached.
-    expect((await results(a, admin, foreign.id)).map((r) => [r.message, r.instance])).toEqual([
-      ['via b', 'push-a'],
-    ]);
-  });
-});
-
-async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

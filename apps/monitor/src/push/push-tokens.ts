@@ -45,7 +45,3 @@ export class PushTokenIndex {
     this.index = index;
   }
 }
-
-/** The URL a job calls, when the installation knows its own address. */
-export const pushUrl = (baseUrl: string, token: string): string | undefined =>
-  baseUrl ? `${baseUrl.replace(/\/+$/, '')}/api/push/${token}` : undefined;

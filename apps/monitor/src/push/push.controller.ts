@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBody,
@@ -14,22 +14,16 @@ import { OkDto } from '../auth/dto/auth.dto';
 import { PushBodyDto } from './dto/push.dto';
 import { PushRateError, PushService } from './push.service';
 
-const QUERY = [
+const QUERY = applyDecorators(
   ApiQuery({ name: 'status', required: false, enum: ['up', 'down'] }),
   ApiQuery({ name: 'msg', required: false, type: String, description: 'at most 200 characters' }),
   ApiQuery({ name: 'latency_ms', required: false, type: Number }),
-];
+);
 const TOO_MANY = ApiTooManyRequestsResponse({
   description: 'more than 10 pushes in one second to this token; nothing recorded',
   headers: { 'Retry-After': { description: 'seconds to wait', schema: { type: 'integer' } } },
 });
 const UNKNOWN = ApiNotFoundResponse({ description: 'unknown token, or its sensor is paused' });
-
-const decorate = (...decorators: MethodDecorator[]): MethodDecorator => {
-  return (target, key, descriptor) => {
-    for (const decorator of decorators) decorator(target, key, descriptor);
-  };
-};
 
 /** Push sensors' URLs: no authentication but the token in the path. */
 @ApiTags('push')
@@ -40,7 +34,9 @@ export class PushController {
   /** Records a result from the query string: status (up, down), msg, latency_ms. */
   @Get(':token')
   @RequireAccess('public')
-  @decorate(...QUERY, TOO_MANY, UNKNOWN)
+  @QUERY
+  @TOO_MANY
+  @UNKNOWN
   @ApiOkResponse({ type: OkDto })
   @ApiBadRequestResponse({ description: 'status, msg or latency_ms invalid' })
   get(
@@ -55,7 +51,9 @@ export class PushController {
   @Post(':token')
   @RequireAccess('public')
   @HttpCode(200)
-  @decorate(...QUERY, TOO_MANY, UNKNOWN)
+  @QUERY
+  @TOO_MANY
+  @UNKNOWN
   @ApiBody({ type: PushBodyDto, required: false })
   @ApiOkResponse({ type: OkDto })
   @ApiBadRequestResponse({ description: 'status, msg or latency_ms invalid, or an unknown body field' })

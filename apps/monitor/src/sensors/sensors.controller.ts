@@ -37,7 +37,7 @@ import {
   ValidateSensorDto,
 } from './dto/sensor.dto';
 import { ProbeResultDto, SensorDto, SummaryDto, ValidateResultDto } from './dto/sensor-view.dto';
-import { PushTokenDto } from '../push/dto/push.dto';
+import { PushTokenDto } from './dto/push-token.dto';
 import { SensorsService } from './sensors.service';
 
 @ApiTags('sensors')

@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ProbeResult, PushToken, Sensor, Site, SummarySensor } from '@monitor/contracts';
-import { ConflictError, InvalidInputError, NotFoundError } from '@monitor/domain';
+import { ConflictError, InvalidInputError, NotFoundError, pushUrl } from '@monitor/domain';
 import { newPushToken, ProbeCatalogue } from '@monitor/probes';
 import { ChannelsRepository } from '../channels/channels.repository';
 import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
-import { pushUrl } from '../push/push-tokens';
 import { UnitOfWork, type SqlExecutor } from '../core/database/unit-of-work';
 import { EventBus } from '../core/events/event-bus';
 import { HistoryService } from '../history/history.service';

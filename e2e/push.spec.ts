@@ -18,6 +18,8 @@ describe('push sensors in the dashboard (built server and dashboard, real Chromi
   let browser: BrowserSession;
   let page: Page;
   let problems: string[];
+  /** The URL shown after create. */
+  let firstUrl = '';
 
   const url = (path: string) => `${server.url}${path}`;
   const textOf = async (testId: string) => ((await page.getByTestId(testId).textContent()) ?? '').trim();
@@ -74,10 +76,18 @@ describe('push sensors in the dashboard (built server and dashboard, real Chromi
     const id = Number(/\/sensors\/(\d+)\/edit$/.exec(page.url())![1]);
     const sensor = (await (await browser.context.request.get(url(`/api/sensors/${id}`))).json()) as Sensor;
     expect(sensor.status).toBe('up');
+    firstUrl = pushUrl;
+
+    // Nothing to run now: its results arrive by push.
+    await page.goto(url(`/sensors/${id}`));
+    await page.getByTestId('sensor-name').waitFor();
+    await page.getByRole('button', { name: 'Refresh' }).waitFor();
+    expect(await page.getByTestId('run-now').count()).toBe(0);
+    await page.goto(url(`/sensors/${id}/edit`));
   });
 
   it('hides the token later, and rotates it after confirmation: the old URL stops working', async () => {
-    const before = await textOf('push-url');
+    const before = firstUrl;
     await page.reload();
     await page.getByTestId('push-token-masked').waitFor();
     expect(await textOf('push-url')).toBe(`${server.url}/api/push/••••••••`);

@@ -29,7 +29,8 @@ export const SENSOR_NAME = textRule(200, true);
 export const SENSOR_TARGET = textRule(2000);
 
 /** Whether a sensor of this type needs a target (all but push). */
-export const targetRequired = (type: string): boolean => !(TARGETLESS_TYPES as readonly string[]).includes(type);
+export const targetRequired = (type: string): boolean =>
+  !(TARGETLESS_TYPES as readonly string[]).includes(type);
 export const SENSOR_GROUP = textRule(200);
 /** The name of the sensor's site; "" for none. */
 export const SENSOR_SITE = textRule(200);

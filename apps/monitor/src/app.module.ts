@@ -21,6 +21,7 @@ import { SettingsModule } from './settings/settings.module';
 import { SitesModule } from './sites/sites.module';
 import { StatusPagesModule } from './status-pages/status-pages.module';
 import { PublicStatusModule } from './public-status/public-status.module';
+import { PushModule } from './push/push.module';
 import { DoctorModule } from './doctor/doctor.module';
 import { UsersModule } from './users/users.module';
 
@@ -44,6 +45,7 @@ export class AppModule {
         ClusterSyncModule,
         IncidentsModule,
         SensorsModule,
+        PushModule,
         ChannelsModule,
         SearchModule,
         LiveModule,

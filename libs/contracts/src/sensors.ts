@@ -1,5 +1,14 @@
-export type SensorType = 'http' | 'tcp' | 'ping' | 'dns' | 'docker' | 'snmp';
-export const SENSOR_TYPES: readonly SensorType[] = ['http', 'tcp', 'ping', 'dns', 'docker', 'snmp'];
+export type SensorType = 'http' | 'tcp' | 'ping' | 'dns' | 'docker' | 'snmp' | 'push';
+export const SENSOR_TYPES: readonly SensorType[] = ['http', 'tcp', 'ping', 'dns', 'docker', 'snmp', 'push'];
+
+/** Types without a target: their results arrive (push sensors) instead of being probed. */
+export const TARGETLESS_TYPES: readonly SensorType[] = ['push'];
+
+/** Answer of POST /api/sensors/{id}/push-token: the new token, and the push URL when base_url is set. */
+export interface PushToken {
+  token: string;
+  url?: string;
+}
 
 export type SensorStatus = 'up' | 'down' | 'warn' | 'unknown' | 'paused';
 

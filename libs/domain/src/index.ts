@@ -13,3 +13,4 @@ export * from './channel.definition';
 export * from './cluster-membership';
 export * from './cluster-report';
 export * from './status-page';
+export * from './push';

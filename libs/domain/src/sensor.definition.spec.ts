@@ -5,6 +5,7 @@ import {
   SENSOR_FIELDS,
   sensorFieldError,
   type SensorField,
+  targetRequired,
 } from './sensor.definition';
 
 describe('sensor definition', () => {
@@ -35,7 +36,8 @@ describe('sensor definition', () => {
 
   describe.each([
     ['name', 200, true],
-    ['target', 2000, true],
+    // Required per type (targetRequired): push sensors have none.
+    ['target', 2000, false],
     ['group', 200, false],
     ['site', 200, false],
   ] as const)('%s: text of at most %p characters', (field, max, nonEmpty) => {
@@ -53,6 +55,15 @@ describe('sensor definition', () => {
       expect(sensorFieldError(field, '   ')).toBe(nonEmpty ? `${field} must not be empty` : null);
       expect(sensorFieldError(field, '')).toBe(nonEmpty ? `${field} must not be empty` : null);
     });
+  });
+
+  it.each([
+    ['http', true],
+    ['tcp', true],
+    ['snmp', true],
+    ['push', false],
+  ])('a %s sensor needs a target: %p', (type, required) => {
+    expect(targetRequired(type)).toBe(required);
   });
 
   it('takes the probe catalogue type ids and names them all when refusing', () => {

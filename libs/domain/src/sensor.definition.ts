@@ -1,4 +1,4 @@
-import { SENSOR_TYPES, type SensorType } from '@monitor/contracts';
+import { SENSOR_TYPES, type SensorType, TARGETLESS_TYPES } from '@monitor/contracts';
 import {
   booleanRule,
   choiceRule,
@@ -25,7 +25,12 @@ export const SENSOR_RETRIES = integerRule(1, 100, 3);
 export const SENSOR_REMINDER_EVERY = integerRule(0, 604_800, 0);
 
 export const SENSOR_NAME = textRule(200, true);
-export const SENSOR_TARGET = textRule(2000, true);
+/** Required by every type except the targetless ones (see targetRequired), which need it empty. */
+export const SENSOR_TARGET = textRule(2000);
+
+/** Whether a sensor of this type needs a target (all but push). */
+export const targetRequired = (type: string): boolean =>
+  !(TARGETLESS_TYPES as readonly string[]).includes(type);
 export const SENSOR_GROUP = textRule(200);
 /** The name of the sensor's site; "" for none. */
 export const SENSOR_SITE = textRule(200);

@@ -3,6 +3,7 @@ import { DnsProbe } from './dns/dns.probe';
 import { DockerProbe } from './docker/docker.probe';
 import { HttpProbe } from './http/http.probe';
 import { PingProbe } from './ping/ping.probe';
+import { PushProbe } from './push/push.probe';
 import { SnmpProbe } from './snmp/snmp.probe';
 import { TcpProbe } from './tcp/tcp.probe';
 import type { Probe } from './probe';
@@ -44,6 +45,7 @@ const PROBES: { readonly [T in SensorType]: () => Probe & { readonly type: T } }
   dns: () => new DnsProbe(),
   docker: () => new DockerProbe(),
   snmp: () => new SnmpProbe(),
+  push: () => new PushProbe(),
 };
 
 /** Every probe of this build, one per sensor type, in the definition's order. */

@@ -25,6 +25,8 @@ export interface Probe {
   readonly type: string;
   /** Option names whose values are secrets: masked by the API, never in messages or logs. */
   readonly secretOptions: readonly string[];
+  /** True when the type takes no target (push sensors): the target must then be empty. */
+  readonly targetless?: boolean;
   /** Option names of this type besides the common `timeout`. */
   readonly optionNames: readonly string[];
   /**

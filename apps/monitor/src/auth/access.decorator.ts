@@ -34,4 +34,7 @@ export const PUBLIC_ROUTES: readonly string[] = [
   'GET /badge/:slug/:sensor/status.svg',
   'GET /badge/:slug/:sensor/uptime.svg',
   'GET /badge/:slug/:sensor/latency.svg',
+  // Push sensors' URLs: the token in the path is the credential (issue 18).
+  'GET /api/push/:token',
+  'POST /api/push/:token',
 ];

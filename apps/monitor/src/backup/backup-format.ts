@@ -19,6 +19,7 @@ import {
   normalizeTags,
   SENSOR_DEFAULTS,
   SENSOR_FIELDS,
+  targetRequired,
   type SensorType,
 } from '@monitor/domain';
 import { MIGRATION_NAMES } from '../core/database/migrations';
@@ -504,6 +505,7 @@ export function readSensor(index: number, row: unknown): SensorRow {
     sort_order: r.int('sort_order', 0, Number.MAX_SAFE_INTEGER, 0),
     sample: r.bool('sample', false),
   };
+  if (sensor.target === '' && targetRequired(sensor.type)) throw r.fail('target must not be empty');
   if (sensor.parent !== null && refKey(sensor.parent) === entryKey(sensor.name, sensor.seq))
     throw r.fail('a sensor cannot be its own parent');
   r.done();

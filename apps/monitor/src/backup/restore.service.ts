@@ -115,6 +115,7 @@ export class RestoreService {
               options: row.options,
             },
             this.catalogue,
+            'given',
           ),
       });
       const ms: Record<string, number> = {};

@@ -25,6 +25,7 @@ export const BRIDGED_KINDS = [
   'settings',
   'maintenance',
   'statusPage',
+  'push',
 ] as const satisfies readonly (keyof MonitorEvents)[];
 type BridgedKind = (typeof BRIDGED_KINDS)[number];
 

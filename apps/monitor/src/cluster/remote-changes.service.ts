@@ -50,6 +50,8 @@ export class RemoteChanges {
         return this.quietly(this.followSensor(event.payload.id, event.payload.action));
       case 'maintenance':
         return this.quietly(this.maintenance.reload());
+      case 'push':
+        return this.recordPush(event.payload);
       case 'settings':
         return this.quietly(this.resync());
       case 'channel':
@@ -60,6 +62,19 @@ export class RemoteChanges {
         // the event on this instance's bus already); the others do not cross instances.
         return;
     }
+  }
+
+  /** A push another instance received for a sensor this one probes: recorded here, exactly once. */
+  private recordPush(push: MonitorEvents['push']): void {
+    if (!this.scheduler.owns(push.sensor_id)) return;
+    this.scheduler.pushed(push.sensor_id, push.at);
+    const outcome = {
+      success: push.success,
+      message: push.message,
+      latencyMs: push.latency_ms,
+      statusCode: null,
+    };
+    this.quietly(this.runtime.record(push.sensor_id, outcome, push.at));
   }
 
   /** Work on behalf of another instance's event: a failure (storage down, shutting down) is logged. */

@@ -118,9 +118,14 @@ export class DeclaredConfigSync implements OnModuleInit {
     for (const sensor of this.config.sensors) {
       // Checked like an API create; site and channels are resolved by name below.
       const draft = declared('sensors', sensor.name, () =>
-        mergeDraft(null, { ...sensor, site: '', channels: [] }, this.probes),
+        mergeDraft(null, { ...sensor, site: '', channels: [] }, this.probes, 'given'),
       );
       const row = await this.sensorRows.findDeclared(m, sensor.name, MANAGED_BY_FILE);
+      // A push token the file leaves out is generated once and kept across starts.
+      if (draft.type === 'push' && sensor.options.token === undefined && row?.type === 'push') {
+        const kept = row.options.token;
+        if (typeof kept === 'string') draft.options.token = kept;
+      }
       // The file declares no parent, so a parent set through the API is cleared: the file wins.
       const siteId = sensor.site ? (siteIds.get(sensor.site) ?? null) : null;
       const columns = draftColumns(draft, siteId);

@@ -1,8 +1,8 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { firstSlot, nextDueAfter, ownerOf, ScheduleQueue } from '@monitor/domain';
+import { firstSlot, nextDueAfter, ownerOf, PushDeadlines, ScheduleQueue } from '@monitor/domain';
 import type { Subscription } from 'rxjs';
 import { MembershipService, type MembershipChange, type Release } from '../cluster/membership.service';
-import { ProbeCatalogue, type ProbeOutcome, timeoutMs } from '@monitor/probes';
+import { intOption, ProbeCatalogue, type ProbeOutcome, timeoutMs } from '@monitor/probes';
 import { Clock } from '../core/clock/clock';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
@@ -18,7 +18,11 @@ const STOPPED = 'stopped';
 
 /** Fields whose change restarts a sensor's loop; others (name, group…) apply in place. */
 const probeKey = (d: SensorDefinition): string =>
-  JSON.stringify([d.type, d.target, d.interval, d.options, d.enabled]);
+  JSON.stringify([d.type, d.target, d.interval, d.type === 'push' ? pushTiming(d) : d.options, d.enabled]);
+
+/** What times a push sensor: a rotated token keeps its deadline. */
+const pushTiming = (d: SensorDefinition) => ({ grace: graceOf(d), timeout: d.options.timeout });
+const graceOf = (d: SensorDefinition): number => intOption(d.options, 'grace', 0, 0, 86_400);
 
 /**
  * One loop per enabled sensor, kept in one timing structure: a min-heap of due times and a single
@@ -28,6 +32,8 @@ const probeKey = (d: SensorDefinition): string =>
 @Injectable()
 export class SchedulerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly queue = new ScheduleQueue();
+  /** Push sensors are not probed: they have deadlines, checked once a second. */
+  private readonly pushes = new PushDeadlines();
   private readonly running = new Map<number, AbortController>();
   /** When each running probe started: its result will be stamped with that time. */
   private readonly runningSince = new Map<number, number>();
@@ -193,6 +199,11 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     for (const id of ids) {
       const entry = this.runtime.get(id);
       if (!entry || !this.owns(id) || this.queue.has(id) || this.running.has(id)) continue;
+      if (entry.definition.type === 'push') {
+        // Pushes sent to the old owner meanwhile were recorded there; the silence counts from now.
+        if (!this.pushes.has(id)) this.watchPush(entry.definition, now);
+        continue;
+      }
       const interval = entry.definition.interval * 1000;
       const runs = [heard.get(id), entry.lastCheckedAt].filter((t): t is number => typeof t === 'number');
       const slot = firstSlot(runs.length > 0 ? Math.max(...runs) : null, interval, since);
@@ -240,18 +251,45 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
 
   private place(definition: SensorDefinition, initial: boolean): void {
     const key = probeKey(definition);
-    const unchanged = this.keys.get(definition.id) === key && this.queue.has(definition.id);
+    const unchanged =
+      this.keys.get(definition.id) === key &&
+      (this.queue.has(definition.id) || this.pushes.has(definition.id));
     this.keys.set(definition.id, key);
     if (!definition.enabled || !this.owns(definition.id)) return this.stopLoop(definition.id);
     if (unchanged && !initial) return;
+    if (definition.type === 'push') return this.placePush(definition, initial);
     this.stopLoop(definition.id);
     const jitter = Math.random() * definition.interval * 1000;
     this.queue.schedule(definition.id, this.clock.now() + jitter);
     this.arm();
   }
 
+  /**
+   * A push sensor's deadline counts from now after a start or a resume (no pusher could reach a
+   * stopped server, so a restart never raises a false alarm); a changed interval or grace keeps
+   * the silence so far.
+   */
+  private placePush(definition: SensorDefinition, initial: boolean): void {
+    this.queue.remove(definition.id);
+    if (initial || !this.pushes.has(definition.id)) this.watchPush(definition, this.clock.now());
+    else this.pushes.retime(definition.id, definition.interval, graceOf(definition), this.clock.now());
+  }
+
+  private watchPush(definition: SensorDefinition, from: number): void {
+    this.pushes.watch(definition.id, from, definition.interval, graceOf(definition));
+  }
+
+  /**
+   * A push arrived for a sensor this instance owns: its deadline starts over. False when this
+   * instance does not watch it (not started, paused, or owned by another instance).
+   */
+  pushed(id: number, at: number): boolean {
+    return this.started && this.pushes.pushed(id, at);
+  }
+
   private stopLoop(id: number): void {
     this.queue.remove(id);
+    this.pushes.drop(id);
     this.running.get(id)?.abort(STOPPED);
   }
 
@@ -300,12 +338,31 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
 
   private async tick(): Promise<void> {
     const now = this.clock.now();
+    await this.missedPushes(now);
     const begun = this.maintenance.active(now).filter((w) => !this.startedWindows.has(w.id));
     for (const window of begun) this.startedWindows.add(window.id);
     await this.runtime.tick(
       begun.map((w) => ({ name: w.name, covers: (id: number) => this.maintenance.covers(w, id) })),
       (id) => this.owns(id),
     );
+  }
+
+  /** Push sensors whose deadline passed: a failure each, stamped at the deadline. */
+  private async missedPushes(now: number): Promise<void> {
+    if (!this.started) return;
+    const missed = this.pushes.takeMissed(now);
+    // Fenced (heartbeat lost): another instance may own these by now; it watches them itself.
+    if (missed.length === 0 || !this.membership.mayProbe()) return;
+    for (const { id, at, message } of missed) {
+      try {
+        await this.runtime.record(id, { success: false, message, latencyMs: null }, at);
+      } catch (error) {
+        this.logger.error(
+          { sensor_id: id, error: (error as Error).message },
+          'recording a missed push failed',
+        );
+      }
+    }
   }
 
   async beforeApplicationShutdown(): Promise<void> {

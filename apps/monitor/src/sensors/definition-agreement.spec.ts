@@ -35,7 +35,7 @@ async function apiVerdict(
     const message =
       error instanceof BadRequestException
         ? (error.getResponse() as { message: string }).message
-        : String(error);
+        : (error as Error).message;
     return /^(\w+)/.exec(message)?.[1] ?? message;
   }
 }
@@ -83,6 +83,7 @@ const SENSOR_CASES: [string, Item, Verdict][] = [
   ['a name that is a number', { name: 5 }, 'name'],
   ['an unknown type', { type: 'smtp' }, 'type'],
   ['an empty target', { target: '' }, 'target'],
+  ['type push and an empty target', { type: 'push', target: '' }, null],
   ['a target of 2001 characters', { target: `http://127.0.0.1/${long(1984)}` }, 'target'],
   ['a group of 201 characters', { group: long(201) }, 'group'],
   ['a site that is a list', { site: ['home'] }, 'site'],

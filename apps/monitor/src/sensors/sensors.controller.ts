@@ -13,6 +13,7 @@ import {
   Req,
 } from '@nestjs/common';
 import {
+  ApiBadRequestResponse,
   ApiBody,
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -36,6 +37,7 @@ import {
   ValidateSensorDto,
 } from './dto/sensor.dto';
 import { ProbeResultDto, SensorDto, SummaryDto, ValidateResultDto } from './dto/sensor-view.dto';
+import { PushTokenDto } from './dto/push-token.dto';
 import { SensorsService } from './sensors.service';
 
 @ApiTags('sensors')
@@ -126,6 +128,17 @@ export class SensorsController {
   @ApiOkResponse({ type: ProbeResultDto })
   probe(@Param('id', ParseIntPipe) id: number): Promise<ProbeResultDto> {
     return this.sensors.probeNow(id);
+  }
+
+  /** A new token for a push sensor (shown this once); the old one stops working at once. */
+  @Post('sensors/:id/push-token')
+  @RequireAccess('admin')
+  @HttpCode(200)
+  @ApiOkResponse({ type: PushTokenDto })
+  @ApiBadRequestResponse({ description: 'the sensor is not a push sensor' })
+  @ApiConflictResponse({ description: 'the sensor is declared in the configuration file' })
+  rotatePushToken(@Param('id', ParseIntPipe) id: number): Promise<PushTokenDto> {
+    return this.sensors.rotatePushToken(id);
   }
 
   /** Acknowledges whatever the sensor has open; 409 when nothing is down. */

@@ -1,9 +1,11 @@
-import { Injectable } from '@nestjs/common';
-import type { ProbeResult, Sensor, Site, SummarySensor } from '@monitor/contracts';
-import { ConflictError, InvalidInputError, NotFoundError } from '@monitor/domain';
-import { ProbeCatalogue } from '@monitor/probes';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ProbeResult, PushToken, Sensor, Site, SummarySensor } from '@monitor/contracts';
+import { ConflictError, InvalidInputError, NotFoundError, pushUrl } from '@monitor/domain';
+import { newPushToken, ProbeCatalogue } from '@monitor/probes';
 import { ChannelsRepository } from '../channels/channels.repository';
 import { Clock } from '../core/clock/clock';
+import { MONITOR_CONFIG } from '../core/config/config.tokens';
+import type { MonitorConfig } from '../core/config/monitor-config';
 import { UnitOfWork, type SqlExecutor } from '../core/database/unit-of-work';
 import { EventBus } from '../core/events/event-bus';
 import { HistoryService } from '../history/history.service';
@@ -35,6 +37,7 @@ export class SensorsService {
     private readonly clock: Clock,
     private readonly siteList: SitesService,
     private readonly history: HistoryService,
+    @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
   ) {}
 
   async list(): Promise<Sensor[]> {
@@ -81,7 +84,10 @@ export class SensorsService {
     });
     await this.scheduler.reconcile(saved.id, toDefinition(saved, draft.channels));
     this.events.emit('sensor', { id: saved.id, action: 'created' });
-    return toSensorView(saved, draft.channels, draft.site, this.runtime.get(saved.id), this.catalogue);
+    const view = toSensorView(saved, draft.channels, draft.site, this.runtime.get(saved.id), this.catalogue);
+    // The one answer that shows a push token in clear; later ones mask it (rotate to see a new one).
+    if (saved.type === 'push') view.options = { ...view.options, token: saved.options.token };
+    return view;
   }
 
   async update(id: number, input: SensorInputDto): Promise<Sensor> {
@@ -144,9 +150,33 @@ export class SensorsService {
     return { ok: true, result: resultView(started, outcome) };
   }
 
+  /**
+   * A new token for a push sensor: the old one stops working at once (the token index checks every
+   * hit against the definition). The deadline is kept: rotating is not a push.
+   */
+  async rotatePushToken(id: number): Promise<PushToken> {
+    const token = newPushToken();
+    await this.unit.atomically(async (tx) => {
+      const found = await this.repository.one(id, tx);
+      if (!found) throw new NotFoundError(`no sensor with id ${id}`);
+      if (found.sensor.type !== 'push') throw new InvalidInputError(`sensor ${id} is not a push sensor`);
+      if (found.sensor.managedBy)
+        throw new ConflictError(`sensor "${found.sensor.name}" is managed by the configuration file`);
+      const draft = await this.draftOf(found.sensor, found.channelIds);
+      const columns = await this.columns({ ...draft, options: { ...draft.options, token } }, tx, id);
+      await this.repository.update(tx, found.sensor, columns, this.clock.now());
+    });
+    await this.scheduler.reconcile(id);
+    this.events.emit('sensor', { id, action: 'updated' });
+    const url = pushUrl(this.config.base_url, token);
+    return url === undefined ? { token } : { token, url };
+  }
+
   /** Run now: probes once and stores the result, outside the state machine. */
   async probeNow(id: number): Promise<ProbeResult> {
-    await this.mustFind(id);
+    const found = await this.mustFind(id);
+    if (found.sensor.type === 'push')
+      throw new InvalidInputError('push sensors are not probed: their results arrive by push');
     const entry = this.runtime.get(id);
     if (!entry) throw new NotFoundError(`no sensor with id ${id}`);
     const at = this.clock.now();

@@ -12,6 +12,7 @@ import {
   normalizeTags,
   SENSOR_DEFAULTS,
   SENSOR_FIELDS,
+  targetRequired,
   type SensorType,
 } from '@monitor/domain';
 import {
@@ -241,7 +242,9 @@ export function readSensors(raw: unknown): SensorDeclaration[] {
     const r = open(Object.keys(SENSOR_FIELDS));
     const name = r.requiredText('name', SENSOR_FIELDS.name);
     const type = r.required<SensorType>('type', SENSOR_FIELDS.type);
-    const target = r.requiredText('target', SENSOR_FIELDS.target);
+    const target = targetRequired(type)
+      ? r.requiredText('target', SENSOR_FIELDS.target)
+      : r.follows('target', SENSOR_FIELDS.target, '').trim();
     return {
       name,
       type,

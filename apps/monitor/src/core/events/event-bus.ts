@@ -40,6 +40,8 @@ export interface MonitorEvents {
   cluster: { instance: string; state: ClusterChange };
   /** Maintenance windows changed (internal: lets other instances reload theirs). */
   maintenance: Record<string, never>;
+  /** A push that reached an instance not probing its sensor (internal: the sensor's owner records it). */
+  push: { sensor_id: number; at: number; success: boolean; message: string; latency_ms: number | null };
   alert: AlertEvent;
 }
 

@@ -60,6 +60,13 @@ describe('illFormedTextIn', () => {
     );
   });
 
+  it('names a NUL character, which PostgreSQL cannot store, in a value or a key', () => {
+    expect(illFormedTextIn({ username: 'a\u0000' })).toBe('"username" contains a NUL character');
+    expect(illFormedTextIn({ options: { 'x\u0000': 1 } })).toBe(
+      'a field name inside "options" contains a NUL character',
+    );
+  });
+
   it('accepts well-formed text, pairs and non-strings', () => {
     expect(illFormedTextIn({ a: 'caf\u00e9 \ud83d\ude00', b: [1, null, true, { c: 'x' }] })).toBeNull();
     expect(illFormedTextIn(null)).toBeNull();

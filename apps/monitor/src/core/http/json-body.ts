@@ -31,8 +31,9 @@ export function jsonNestingExceeds(text: string, limit = MAX_JSON_DEPTH): boolea
 
 /**
  * The first string in `value` (a value or an object key) that is not well-formed Unicode (a lone
- * UTF-16 surrogate, which storage would turn into U+FFFD), as a sentence naming where it is; else
- * null. Walks with its own stack, so any depth is safe.
+ * UTF-16 surrogate, which storage would turn into U+FFFD) or holds a NUL character (which
+ * PostgreSQL's text cannot store), as a sentence naming where it is; else null. Walks with its own
+ * stack, so any depth is safe.
  */
 export function illFormedTextIn(value: unknown, root = ''): string | null {
   const stack: [unknown, string][] = [[value, root]];
@@ -40,6 +41,7 @@ export function illFormedTextIn(value: unknown, root = ''): string | null {
     const [item, path] = stack.pop() as [unknown, string];
     if (typeof item === 'string') {
       if (!isWellFormed(item)) return `"${path || 'body'}" is not valid Unicode text (lone surrogate)`;
+      if (item.includes('\u0000')) return `"${path || 'body'}" contains a NUL character`;
     } else if (Array.isArray(item)) {
       for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], join(path, String(i))]);
     } else if (typeof item === 'object' && item !== null) {
@@ -47,6 +49,8 @@ export function illFormedTextIn(value: unknown, root = ''): string | null {
       for (const [key] of entries) {
         if (!isWellFormed(key))
           return `a field name ${path ? `inside "${path}"` : 'in the body'} is not valid Unicode text (lone surrogate)`;
+        if (key.includes('\u0000'))
+          return `a field name ${path ? `inside "${path}"` : 'in the body'} contains a NUL character`;
       }
       for (let i = entries.length - 1; i >= 0; i--) stack.push([entries[i][1], join(path, entries[i][0])]);
     }

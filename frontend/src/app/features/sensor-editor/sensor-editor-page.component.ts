@@ -29,6 +29,8 @@ import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
 import { SensorEditorStore } from './sensor-editor.store';
 import { type SensorDraft, TYPE_INFO, typeInfo } from './sensor-form';
+import { CreatedPushToken } from './created-push-token';
+import { PushUrlComponent } from './push-url.component';
 import { SensorOptionsComponent } from './sensor-options.component';
 
 type TextField =
@@ -47,6 +49,7 @@ type TextField =
     ErrorAlertComponent,
     LoadingIndicatorComponent,
     SensorOptionsComponent,
+    PushUrlComponent,
   ],
   providers: [SensorEditorStore],
   templateUrl: './sensor-editor-page.component.html',
@@ -77,6 +80,9 @@ export class SensorEditorPageComponent {
     const id = this.id();
     return id !== undefined && /^[0-9]{1,15}$/.test(id) ? Number(id) : undefined;
   });
+  private readonly createdTokens = inject(CreatedPushToken);
+  /** A push sensor's token, handed over by the create that led here (the one time it is known). */
+  protected readonly createdToken = computed(() => this.createdTokens.take(this.sensorId()));
   protected readonly isNew = computed(() => this.id() === undefined);
   protected readonly info = computed(() => typeInfo(this.store.draft().type));
   protected readonly targetLabel = computed(() => t(`editor.type.${this.info().type}.targetLabel`));
@@ -165,7 +171,12 @@ export class SensorEditorPageComponent {
     const created = this.isNew();
     const saved = await this.store.save();
     // A new sensor is shown where it lives, marked on the status page; an edited one on its own page.
-    if (saved && created) await this.router.navigate(['/'], { queryParams: { highlight: saved.id } });
+    // A new push sensor opens its editor, where its URL is shown with the token this once.
+    if (saved && created && saved.type === 'push') {
+      const token = saved.options['token'];
+      if (typeof token === 'string') this.createdTokens.hold(saved.id, token);
+      await this.router.navigate(['/sensors', saved.id, 'edit']);
+    } else if (saved && created) await this.router.navigate(['/'], { queryParams: { highlight: saved.id } });
     else if (saved) await this.router.navigate(['/sensors', saved.id]);
     else this.focus('#sensor-form-error');
   }

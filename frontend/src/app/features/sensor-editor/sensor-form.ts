@@ -33,6 +33,7 @@ export const TYPE_INFO: readonly TypeInfo[] = [
   { type: 'dns', targetPlaceholder: 'example.com' },
   { type: 'docker', targetPlaceholder: 'web-1' },
   { type: 'snmp', targetPlaceholder: 'switch-1.lan' },
+  { type: 'push', targetPlaceholder: '' },
 ];
 
 const TIMEOUT: OptionSpec = {
@@ -87,6 +88,8 @@ export const OPTION_SPECS: Readonly<Record<SensorType, readonly OptionSpec[]>> =
     TIMEOUT,
   ],
   docker: [{ name: 'socket', key: 'socket', kind: 'text', fallback: '/var/run/docker.sock' }, TIMEOUT],
+  // The token is not an editable option: the server generates it (see the push panel).
+  push: [{ name: 'grace', key: 'grace', kind: 'number', fallback: '0', min: 0, max: 86_400 }],
   snmp: [
     { name: 'community', key: 'community', kind: 'secret', fallback: 'public' },
     { name: 'oid', key: 'oid', kind: 'text', required: true },

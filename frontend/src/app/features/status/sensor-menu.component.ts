@@ -47,15 +47,18 @@ import type { SensorItem } from './sensor-item';
         (keydown)="menuKey($event)"
       >
         @if (item().canOperate()) {
-          <button
-            type="button"
-            role="menuitem"
-            data-testid="menu-run"
-            [disabled]="item().actions.busy()"
-            (click)="pick(runNow)"
-          >
-            {{ 'status.card.runNow' | transloco }}
-          </button>
+          <!-- Push sensors are not probed: their results arrive by push. -->
+          @if (s.type !== 'push') {
+            <button
+              type="button"
+              role="menuitem"
+              data-testid="menu-run"
+              [disabled]="item().actions.busy()"
+              (click)="pick(runNow)"
+            >
+              {{ 'status.card.runNow' | transloco }}
+            </button>
+          }
           @if (!s.managed_by) {
             <button
               type="button"

@@ -1,0 +1,47 @@
+import { timingSafeEqual } from 'node:crypto';
+import { isPushToken } from '@monitor/probes';
+import type { RuntimeEntry } from '../scheduler/runtime-entry';
+
+const holds = (entry: RuntimeEntry | undefined, token: string): entry is RuntimeEntry => {
+  const stored = entry?.definition.type === 'push' ? entry.definition.options.token : undefined;
+  if (typeof stored !== 'string' || stored.length !== token.length) return false;
+  return timingSafeEqual(Buffer.from(stored), Buffer.from(token));
+};
+
+/**
+ * Token → push sensor, read from the runtime's definitions (which every create, change, delete,
+ * restore and other instance's change updates). A hit is checked against the definition itself,
+ * so a rotated or deleted token misses at once; a miss rebuilds the index from the definitions
+ * (one pass over the sensors) before answering that the token is unknown.
+ */
+export class PushTokenIndex {
+  private index = new Map<string, number>();
+
+  constructor(
+    private readonly entries: () => Iterable<RuntimeEntry>,
+    private readonly get: (id: number) => RuntimeEntry | undefined,
+  ) {}
+
+  find(token: string): RuntimeEntry | undefined {
+    if (!isPushToken(token)) return undefined;
+    const known = this.lookup(token);
+    if (known) return known;
+    this.rebuild();
+    return this.lookup(token);
+  }
+
+  private lookup(token: string): RuntimeEntry | undefined {
+    const id = this.index.get(token);
+    const entry = id === undefined ? undefined : this.get(id);
+    return holds(entry, token) ? entry : undefined;
+  }
+
+  private rebuild(): void {
+    const index = new Map<string, number>();
+    for (const { definition } of this.entries()) {
+      const token = definition.type === 'push' ? definition.options.token : undefined;
+      if (typeof token === 'string') index.set(token, definition.id);
+    }
+    this.index = index;
+  }
+}

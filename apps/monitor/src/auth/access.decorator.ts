@@ -35,3 +35,8 @@ export const PUBLIC_ROUTES: readonly string[] = [
   'GET /badge/:slug/:sensor/uptime.svg',
   'GET /badge/:slug/:sensor/latency.svg',
 ];
+
+export const METRICS_TOKEN_METADATA = 'monitor:metrics-token';
+
+/** The route also accepts the read-only metrics token (GET /metrics, and nothing else). */
+export const AcceptsMetricsToken = () => SetMetadata(METRICS_TOKEN_METADATA, true);

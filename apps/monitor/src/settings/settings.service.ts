@@ -39,7 +39,8 @@ export class SettingsService {
 
   async sessionInfo(principal: Principal | undefined): Promise<SessionInfo> {
     const setupNeeded = (await this.users.count()) === 0;
-    if (!principal)
+    // The metrics token reads /metrics and nothing else: here it is nobody.
+    if (!principal || principal.kind === 'metrics_token')
       return {
         setup_needed: setupNeeded,
         authenticated: false,

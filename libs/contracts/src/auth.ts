@@ -132,6 +132,8 @@ export interface SettingsResponse {
   ui: UiSettings;
   /** Administrators only: the API key in clear, or null when none is set. Absent for others. */
   api_key?: string | null;
+  /** Whether a metrics token (for GET /metrics) is set, and since when; never the token itself. */
+  metrics_token: { set: boolean; created_at: string | null };
   runtime: {
     version: string;
     data_dir: string;

@@ -75,7 +75,13 @@ export class SettingsService {
 
   async settings(principal: Principal): Promise<SettingsResponse> {
     const ui = uiSettingsOf(principal.kind === 'user' ? principal.user : null);
-    const response: SettingsResponse = { ui, runtime: this.runtime(), stats: await this.stats() };
+    const tokenMadeAt = await this.secrets.metricsTokenCreatedAt();
+    const response: SettingsResponse = {
+      ui,
+      metrics_token: { set: tokenMadeAt !== null, created_at: isoOrNull(tokenMadeAt) },
+      runtime: this.runtime(),
+      stats: await this.stats(),
+    };
     if (hasRole(principal, 'admin')) response.api_key = await this.secrets.apiKey();
     return response;
   }

@@ -78,7 +78,11 @@ async function measure(size, target) {
     db.close();
     server = await startBenchServer({ env, dataDir });
     headers = await apiKeyFor(server.url, PASSWORD);
-    const made = await fetch(`${server.url}/api/metrics-token`, { method: 'POST', headers });
+    const made = await fetch(`${server.url}/api/metrics-token`, {
+      method: 'POST',
+      headers: { 'x-api-key': headers['x-api-key'] },
+    });
+    if (made.status !== 200) throw new Error(`metrics token answered ${made.status}: ${await made.text()}`);
     const { metrics_token: token } = await made.json();
 
     // The uptime ratios are computed in the background after the start: wait until they are served.
@@ -87,7 +91,8 @@ async function measure(size, target) {
       const { text } = await scrape(server.url, token);
       const ratios = (text.match(/^monitor_sensor_uptime_ratio\{/gm) ?? []).length;
       if (ratios >= size * 3) break;
-      if (performance.now() - readyStarted > 120_000) throw new Error(`only ${ratios} uptime ratios after 2 min`);
+      if (performance.now() - readyStarted > 120_000)
+        throw new Error(`only ${ratios} uptime ratios after 2 min`);
       await sleep(500);
     }
     const uptimeReadyMs = performance.now() - readyStarted;
@@ -109,7 +114,11 @@ async function measure(size, target) {
     }
     return {
       sensors: size,
-      scrape_ms: { p50: round(percentile(times, 50)), p95: round(percentile(times, 95)), max: round(Math.max(...times)) },
+      scrape_ms: {
+        p50: round(percentile(times, 50)),
+        p95: round(percentile(times, 95)),
+        max: round(Math.max(...times)),
+      },
       max_event_loop_stall_ms: round(Math.max(...stalls)),
       idle_max_event_loop_stall_ms: round(idle.stallMs),
       body_bytes: bytes,

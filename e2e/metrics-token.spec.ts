@@ -27,7 +27,11 @@ describe('Metrics token on the settings page (built server and dashboard, real C
 
   beforeAll(async () => {
     server = await startServer();
-    browser = await openBrowser({ viewport: { width: 360, height: 800 }, locale: 'en-US', timezoneId: 'UTC' });
+    browser = await openBrowser({
+      viewport: { width: 360, height: 800 },
+      locale: 'en-US',
+      timezoneId: 'UTC',
+    });
     page = browser.page;
     problems = collectProblems(page);
     await setUpAdminSession(server.url, browser.context);
@@ -41,7 +45,9 @@ describe('Metrics token on the settings page (built server and dashboard, real C
   it('lets an administrator create a token shown once with a scrape configuration, replace and remove it (360 px)', async () => {
     await openSettings();
     const panel = page.getByTestId('metrics-token');
-    await expect(panel.getByTestId('metrics-token-state').textContent()).resolves.toBe('No metrics token is set.');
+    await expect(panel.getByTestId('metrics-token-state').textContent()).resolves.toBe(
+      'No metrics token is set.',
+    );
     await panel.getByRole('button', { name: 'Create token' }).click();
     const value = panel.getByTestId('metrics-token-value');
     await value.waitFor();
@@ -63,7 +69,10 @@ describe('Metrics token on the settings page (built server and dashboard, real C
     expect(await page.content()).not.toContain(first);
 
     await panel.getByRole('button', { name: 'Replace token…' }).click();
-    await panel.getByTestId('metrics-token-confirm').getByRole('button', { name: 'Make a new token' }).click();
+    await panel
+      .getByTestId('metrics-token-confirm')
+      .getByRole('button', { name: 'Make a new token' })
+      .click();
     await panel.getByTestId('metrics-token-status').filter({ hasText: 'old one no longer works' }).waitFor();
     const second = (await panel.getByTestId('metrics-token-value').textContent())!.trim();
     expect(second).not.toBe(first);
@@ -71,15 +80,21 @@ describe('Metrics token on the settings page (built server and dashboard, real C
     expect(await scrapeWith(second)).toBe(200);
 
     await panel.getByRole('button', { name: 'Remove token…' }).click();
-    await panel.getByTestId('metrics-token-confirm').getByRole('button', { name: 'Remove the token' }).click();
+    await panel
+      .getByTestId('metrics-token-confirm')
+      .getByRole('button', { name: 'Remove the token' })
+      .click();
     await panel.getByTestId('metrics-token-status').filter({ hasText: 'The token was removed.' }).waitFor();
     await expect(panel.getByTestId('metrics-token-value').count()).resolves.toBe(0);
-    await expect(panel.getByTestId('metrics-token-state').textContent()).resolves.toBe('No metrics token is set.');
+    await expect(panel.getByTestId('metrics-token-state').textContent()).resolves.toBe(
+      'No metrics token is set.',
+    );
     expect(await scrapeWith(second)).toBe(401);
     expect(problems).toEqual([]);
   });
 
   it('speaks German', async () => {
+    await browser.context.request.delete(url('/api/metrics-token'), { headers: { origin: server.url } });
     const set = await browser.context.request.put(url('/api/settings'), {
       data: { ui: { language: 'de' } },
       headers: { origin: server.url },
@@ -102,14 +117,20 @@ describe('Metrics token on the settings page (built server and dashboard, real C
   });
 
   it('shows a viewer whether a token is set, with nothing to change (360 px)', async () => {
-    const made = await browser.context.request.post(url('/api/metrics-token'), { headers: { origin: server.url } });
+    const made = await browser.context.request.post(url('/api/metrics-token'), {
+      headers: { origin: server.url },
+    });
     expect(made.status()).toBe(200);
     const user = await browser.context.request.post(url('/api/users'), {
       data: { ...VIEWER, role: 'viewer' },
       headers: { origin: server.url },
     });
     expect(user.status()).toBe(201);
-    const other = await openBrowser({ viewport: { width: 360, height: 800 }, locale: 'en-US', timezoneId: 'UTC' });
+    const other = await openBrowser({
+      viewport: { width: 360, height: 800 },
+      locale: 'en-US',
+      timezoneId: 'UTC',
+    });
     try {
       await signInAs(server.url, other.context, VIEWER);
       await openSettings(other.page);

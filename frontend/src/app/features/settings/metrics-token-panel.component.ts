@@ -120,6 +120,10 @@ export function scrapeConfig(location: Pick<Location, 'protocol' | 'host'>): str
     </section>
   `,
   styles: `
+    :host {
+      display: block;
+      min-width: 0;
+    }
     h2 {
       margin: 0;
       font-size: 1.1rem;

@@ -44,8 +44,11 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
     await this.refreshing;
   }
 
-  /** The exposition text: sensor families first, then this process's own metrics. */
-  async scrape(): Promise<string> {
+  /**
+   * The exposition text in pieces, each ending in a newline: sensor families first, then this
+   * process's own metrics. Rendered in full before the answer starts, so a failure is still a 500.
+   */
+  async scrape(): Promise<string[]> {
     const siteNames = await this.sites.names();
     const now = this.clock.now();
     const samples: SensorSample[] = [];
@@ -80,10 +83,10 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
     this.counters.forgetAllBut((id) => ids.has(id));
     if (uptimeMissing || now - this.uptimeAt >= UPTIME_REFRESH_MS || now < this.uptimeAt)
       this.refreshUptime();
-    const pieces = await renderSensorFamilies(samples);
+    const pieces = (await renderSensorFamilies(samples)).map((piece) => `${piece}\n`);
     await nextTurn();
     pieces.push(await this.counters.registry.metrics());
-    return pieces.join('\n');
+    return pieces;
   }
 
   /** Resolves once the uptime ratios being computed (if any) are in place. */

@@ -12,6 +12,7 @@ import { run as diskFull } from './disk-full.mjs';
 import { run as history } from './history.mjs';
 import { run as kill } from './kill.mjs';
 import { run as live } from './live.mjs';
+import { run as metrics } from './metrics.mjs';
 import { run as scheduler } from './scheduler.mjs';
 import { run as signin } from './signin.mjs';
 import { run as slowClients } from './slow-clients.mjs';
@@ -39,6 +40,7 @@ const results = {
   dashboard: await dashboard(),
   cluster: await cluster(),
   status_page: await statusPage(),
+  metrics: await metrics(),
 };
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/latest.json', `${JSON.stringify(results, null, 2)}\n`);

@@ -6,6 +6,7 @@ import { MutableClock } from './support/clock';
 import { accountWithRole, ADMIN, call, expectNoSecretsIn, Headers, setupAdmin } from './support/http';
 import { createSensor, failure, feed, flush, sql, startHttpTarget, success } from './support/sensors';
 import { startTestApp, TestApp } from './support/test-app';
+import { describeOnPostgres } from '../support/test-database';
 
 jest.setTimeout(60_000);
 
@@ -303,5 +304,40 @@ describe('GET /metrics', () => {
       expect(valueOf(text, 'monitor_sensor_up', labels(`api #${twin.id}`, 'http', 'web', site))).toBe(0);
       expectPromtoolAccepts(text);
     });
+  });
+});
+
+describeOnPostgres('instances share one PostgreSQL database')('the metrics token in a cluster', () => {
+  let a: TestApp;
+  let b: TestApp;
+
+  beforeAll(async () => {
+    a = await startTestApp({ startScheduler: false });
+    b = await startTestApp({ startScheduler: false, dataDir: a.dataDir });
+  });
+
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it('works on every instance at once, and a rotation on one stops the old token on all', async () => {
+    const admin = await setupAdmin(a);
+    const make = async (t: TestApp, headers: Headers): Promise<string> => {
+      const res = await call<{ metrics_token: string }>(t, 'POST', '/api/metrics-token', undefined, headers);
+      expect(res.status).toBe(200);
+      return res.body.metrics_token;
+    };
+    const scrape = async (t: TestApp, token: string) =>
+      (await t.request('/metrics', { headers: { authorization: `Bearer ${token}` } })).status;
+    const first = await make(a, admin);
+    expect(await scrape(a, first)).toBe(200);
+    expect(await scrape(b, first)).toBe(200);
+    const second = await make(b, admin);
+    expect(await scrape(a, first)).toBe(401);
+    expect(await scrape(b, first)).toBe(401);
+    expect(await scrape(a, second)).toBe(200);
+    expect((await call(a, 'DELETE', '/api/metrics-token', undefined, admin)).status).toBe(200);
+    expect(await scrape(b, second)).toBe(401);
   });
 });

@@ -54,7 +54,7 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
     const samples: SensorSample[] = [];
     const seen = new Set<string>();
     const ids = new Set<number>();
-    let uptimeMissing = false;
+    const uptimeMissing: number[] = [];
     for (const entry of this.runtime.all()) {
       const { definition } = entry;
       ids.add(definition.id);
@@ -69,7 +69,7 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
       if (seen.has(key)) labels.sensor = `${labels.sensor} #${definition.id}`;
       else seen.add(key);
       const uptime = this.uptime.get(definition.id);
-      if (!uptime) uptimeMissing = true;
+      if (!uptime) uptimeMissing.push(definition.id);
       samples.push({
         labels,
         status: entry.state.status,
@@ -81,8 +81,8 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
       });
     }
     this.counters.forgetAllBut((id) => ids.has(id));
-    if (uptimeMissing || now - this.uptimeAt >= UPTIME_REFRESH_MS || now < this.uptimeAt)
-      this.refreshUptime();
+    if (now - this.uptimeAt >= UPTIME_REFRESH_MS || now < this.uptimeAt) this.refreshUptime();
+    else if (uptimeMissing.length > 0) this.refreshUptime(uptimeMissing);
     const pieces = (await renderSensorFamilies(samples)).map((piece) => `${piece}\n`);
     await nextTurn();
     pieces.push(await this.counters.registry.metrics());
@@ -94,20 +94,23 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
     await this.refreshing;
   }
 
-  /** Starts recomputing the uptime ratios unless that is under way; the old ones serve meanwhile. */
-  private refreshUptime(): void {
+  /**
+   * Starts recomputing the uptime ratios unless that is under way; the old ones serve meanwhile.
+   * With `only`, just those sensors' (new ones), added to the others'.
+   */
+  private refreshUptime(only?: number[]): void {
     if (this.refreshing || this.stopped) return;
-    this.refreshing = this.computeUptime()
+    this.refreshing = this.computeUptime(only)
       .catch((error: unknown) =>
         this.logger.warn({ error: (error as Error).message }, 'computing uptime ratios for metrics failed'),
       )
       .finally(() => (this.refreshing = null));
   }
 
-  private async computeUptime(): Promise<void> {
+  private async computeUptime(only?: number[]): Promise<void> {
     const now = this.clock.now();
-    const ids = [...this.runtime.all()].map((e) => e.definition.id);
-    const next = new Map<number, UptimeRatios>();
+    const ids = only ?? [...this.runtime.all()].map((e) => e.definition.id);
+    const next = only ? new Map(this.uptime) : new Map<number, UptimeRatios>();
     for (let at = 0; at < ids.length && !this.stopped; at += UPTIME_SENSORS_PER_TURN) {
       if (at > 0) await nextTurn();
       for (const [id, ratios] of await this.history.uptimeRatios(
@@ -118,6 +121,6 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
     }
     if (this.stopped) return;
     this.uptime = next;
-    this.uptimeAt = now;
+    if (!only) this.uptimeAt = now;
   }
 }

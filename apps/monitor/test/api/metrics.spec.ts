@@ -249,6 +249,33 @@ describe('GET /metrics', () => {
       );
     });
 
+    it('gives a new sensor its ratios soon after, without waiting for the next full recomputation', async () => {
+      const late = await createSensor(t, admin, {
+        name: 'late',
+        type: 'http',
+        target: 'http://127.0.0.1:9/',
+      });
+      const today = Date.parse('2026-11-21T00:00:00Z');
+      await sql(
+        t,
+        `INSERT INTO rollup_hourly (sensor_id, bucket_start, count, up, latency_sum, latency_min, latency_max)
+         VALUES (?, ?, 10, 9, 20, 1, 9)`,
+        [late.id, today + 11 * HOUR],
+      );
+      const first = await scrape(admin);
+      expect(
+        valueOf(first.text, 'monitor_sensor_uptime_ratio', { ...labels('late', 'http'), window: '1d' }),
+      ).toBe(undefined);
+      await t.app.get(MetricsService).uptimeSettled();
+      const { text } = await scrape(admin);
+      expect(valueOf(text, 'monitor_sensor_uptime_ratio', { ...labels('late', 'http'), window: '1d' })).toBe(
+        0.9,
+      );
+      // The others' ratios stay as computed.
+      const a = labels('api', 'http', 'web', site);
+      expect(valueOf(text, 'monitor_sensor_uptime_ratio', { ...a, window: '1d' })).toBe(0.75);
+    });
+
     it('counts final alert outcomes per channel', async () => {
       const receiver = await startHttpTarget(200);
       try {

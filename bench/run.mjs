@@ -13,6 +13,7 @@ import { run as history } from './history.mjs';
 import { run as kill } from './kill.mjs';
 import { run as live } from './live.mjs';
 import { run as push } from './push.mjs';
+import { run as metrics } from './metrics.mjs';
 import { run as scheduler } from './scheduler.mjs';
 import { run as signin } from './signin.mjs';
 import { run as slowClients } from './slow-clients.mjs';
@@ -41,6 +42,7 @@ const results = {
   cluster: await cluster(),
   status_page: await statusPage(),
   push: await push(),
+  metrics: await metrics(),
 };
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/latest.json', `${JSON.stringify(results, null, 2)}\n`);

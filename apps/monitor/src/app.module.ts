@@ -11,6 +11,7 @@ import { ChannelsModule } from './channels/channels.module';
 import { HealthModule } from './health/health.module';
 import { IncidentsModule } from './incidents/incidents.module';
 import { LiveModule } from './live/live.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { SchedulerModule } from './scheduler/scheduler.module';
 import { ClusterSyncModule } from './cluster/cluster-sync.module';
 import { DeclaredModule } from './declared/declared.module';
@@ -49,6 +50,7 @@ export class AppModule {
         ChannelsModule,
         SearchModule,
         LiveModule,
+        MetricsModule,
         SitesModule,
         StatusPagesModule,
         PublicStatusModule,

@@ -127,11 +127,25 @@ export interface ApiKeyResponse {
   api_key: string;
 }
 
+/** POST /api/metrics-token: the read-only token for GET /metrics, shown this once. */
+export interface MetricsTokenResponse {
+  metrics_token: string;
+  created_at: string;
+}
+
+/** Whether a metrics token is set (GET /api/settings); never the token itself. */
+export interface MetricsTokenStatus {
+  set: boolean;
+  created_at: string | null;
+}
+
 /** GET /api/settings */
 export interface SettingsResponse {
   ui: UiSettings;
   /** Administrators only: the API key in clear, or null when none is set. Absent for others. */
   api_key?: string | null;
+  /** Whether a metrics token (for GET /metrics) is set, and since when; never the token itself. */
+  metrics_token: MetricsTokenStatus;
   runtime: {
     version: string;
     data_dir: string;

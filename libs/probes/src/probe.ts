@@ -6,6 +6,8 @@ export interface ProbeOutcome {
   latencyMs: number | null;
   /** HTTP status code (http probes only). */
   statusCode?: number | null;
+  /** When the TLS certificate the probe saw expires (ms since the epoch); absent when it saw none. */
+  certExpiresAt?: number;
 }
 
 export interface ProbeRequest {

@@ -38,3 +38,8 @@ export const PUBLIC_ROUTES: readonly string[] = [
   'GET /api/push/:token',
   'POST /api/push/:token',
 ];
+
+export const METRICS_TOKEN_METADATA = 'monitor:metrics-token';
+
+/** The route also accepts the read-only metrics token (GET /metrics, and nothing else). */
+export const AcceptsMetricsToken = () => SetMetadata(METRICS_TOKEN_METADATA, true);

@@ -2,7 +2,7 @@ import { ExecutionContext, ForbiddenException, Injectable, UnauthorizedException
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
-import { Access, ACCESS_METADATA } from './access.decorator';
+import { Access, ACCESS_METADATA, METRICS_TOKEN_METADATA } from './access.decorator';
 import { isSameOriginWrite } from './origin-check';
 import { hasRole, principalOf } from './principal';
 
@@ -33,7 +33,13 @@ export class AccessGuard extends AuthGuard(['api-key', 'session']) {
     } else {
       await (super.canActivate(context) as Promise<boolean>);
       const principal = principalOf(request);
-      if (!principal || !hasRole(principal, access)) {
+      if (principal?.kind === 'metrics_token') {
+        const accepted = this.reflector.getAllAndOverride<boolean | undefined>(METRICS_TOKEN_METADATA, [
+          context.getHandler(),
+          context.getClass(),
+        ]);
+        if (!accepted) throw new ForbiddenException('the metrics token only reads GET /metrics');
+      } else if (!principal || !hasRole(principal, access)) {
         throw new ForbiddenException(`this needs the ${access} role or higher`);
       }
     }

@@ -3,20 +3,25 @@ import type { Role } from '@monitor/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { User } from '../users/users.repository';
 
-/** Who is calling: a signed-in account, or the API key (an administrator with no account). */
-export type Principal = { kind: 'user'; user: User } | { kind: 'api_key' };
+/**
+ * Who is calling: a signed-in account, the API key (an administrator with no account), or the
+ * metrics token, which holds no role and reads only the routes that accept it (GET /metrics).
+ */
+export type Principal = { kind: 'user'; user: User } | { kind: 'api_key' } | { kind: 'metrics_token' };
 
 const RANK: Record<Role, number> = { viewer: 1, operator: 2, admin: 3 };
 
-export const roleOf = (principal: Principal): Role =>
-  principal.kind === 'api_key' ? 'admin' : principal.user.role;
+export const roleOf = (principal: Principal): Role | null =>
+  principal.kind === 'api_key' ? 'admin' : principal.kind === 'user' ? principal.user.role : null;
 
-export const hasRole = (principal: Principal, required: Role): boolean =>
-  RANK[roleOf(principal)] >= RANK[required];
+export const hasRole = (principal: Principal, required: Role): boolean => {
+  const role = roleOf(principal);
+  return role !== null && RANK[role] >= RANK[required];
+};
 
 /** Name recorded for actions (acknowledgements): the username, or `api`. */
 export const actorName = (principal: Principal): string =>
-  principal.kind === 'api_key' ? 'api' : principal.user.username;
+  principal.kind === 'user' ? principal.user.username : principal.kind === 'api_key' ? 'api' : 'metrics';
 
 /** The principal passport attached to the request, if any. */
 export const principalOf = (request: FastifyRequest): Principal | undefined =>

@@ -7,7 +7,10 @@ import type { Principal } from './principal';
 import { SESSION_COOKIE } from './session-cookie';
 import { SessionService } from './session.service';
 
-/** `X-API-Key: <key>` or `Authorization: Bearer <key>`. A wrong key is a 401, never a fall-through. */
+/**
+ * `X-API-Key: <key>` or `Authorization: Bearer <key>`; a bearer may also be the metrics token. A
+ * wrong key is a 401, never a fall-through.
+ */
 @Injectable()
 export class ApiKeyStrategy extends PassportStrategy(Strategy, 'api-key') {
   constructor(private readonly secrets: InstallationSecretsService) {
@@ -19,8 +22,10 @@ export class ApiKeyStrategy extends PassportStrategy(Strategy, 'api-key') {
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
     const presented = (Array.isArray(header) ? header[0] : header) ?? bearer;
     if (presented === undefined) return null;
-    if (!(await this.secrets.isApiKey(presented))) throw new UnauthorizedException('invalid API key');
-    return { kind: 'api_key' };
+    if (await this.secrets.isApiKey(presented)) return { kind: 'api_key' };
+    if (bearer !== undefined && presented === bearer && (await this.secrets.isMetricsToken(bearer)))
+      return { kind: 'metrics_token' };
+    throw new UnauthorizedException('invalid API key');
   }
 }
 

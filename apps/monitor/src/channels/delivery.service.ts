@@ -7,6 +7,7 @@ import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
 import { type AlertEvent, EventBus } from '../core/events/event-bus';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
+import { ProcessMetrics } from '../core/metrics/process-metrics';
 import type { AppLogger } from '../core/logging/logger';
 import { MembershipService } from '../cluster/membership.service';
 import { AlertOutboxRepository, type StoredAlert } from './alert-outbox.repository';
@@ -48,6 +49,7 @@ export class DeliveryService implements OnModuleInit, OnApplicationShutdown {
     private readonly membership: MembershipService,
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
+    private readonly metrics: ProcessMetrics,
   ) {}
 
   /** Runs before any probe can alert, so alerts left over from the last run go out first. */
@@ -202,6 +204,7 @@ export class DeliveryService implements OnModuleInit, OnApplicationShutdown {
     // Stopped by shutdown: left unfinished, so the next start sends it.
     if (!outcome.ok && this.stop.signal.aborted) return;
     await this.finish(outboxId, outcome.ok ? null : outcome.error.message);
+    this.metrics.alertFinished(channel.name, outcome.ok);
     await this.record(channelId, outcome);
     const fields = {
       channel_id: channelId,

@@ -5,12 +5,13 @@ import { EventBus } from './events/event-bus';
 import type { MonitorConfig } from './config/monitor-config';
 import { APP_LOGGER } from './logging/logging.tokens';
 import type { AppLogger } from './logging/logger';
+import { ProcessMetrics } from './metrics/process-metrics';
 import { INSTANCE_IDENTITY, instanceIdentity } from './process/instance-identity';
 import { RUN_OPTIONS, type RunOptions } from './process/run-options';
 
 /**
- * The configuration, the logger, the clock, the event bus and how this process runs, available to
- * every feature module.
+ * The configuration, the logger, the clock, the event bus, the process's metrics and how this
+ * process runs, available to every feature module.
  */
 @Global()
 @Module({})
@@ -30,8 +31,9 @@ export class CoreModule {
         { provide: RUN_OPTIONS, useValue: run },
         { provide: INSTANCE_IDENTITY, useValue: instanceIdentity(config) },
         EventBus,
+        ProcessMetrics,
       ],
-      exports: [MONITOR_CONFIG, APP_LOGGER, Clock, EventBus, RUN_OPTIONS, INSTANCE_IDENTITY],
+      exports: [MONITOR_CONFIG, APP_LOGGER, Clock, EventBus, RUN_OPTIONS, INSTANCE_IDENTITY, ProcessMetrics],
     };
   }
 }

@@ -76,4 +76,18 @@ export class HistoryPageRepository {
     }
     return out;
   }
+
+  /** The sensors' daily buckets in [from, to) merged, one bucket per sensor that has any. */
+  async dailyTotalsOf(sensorIds: readonly number[], from: number, to: number): Promise<Map<number, Bucket>> {
+    const out = new Map<number, Bucket>();
+    for (const ids of chunks(sensorIds)) {
+      const rows = await this.sql.all<ManyRow>(
+        `SELECT sensor_id, ${ROLLUP_AGGREGATES} FROM rollup_daily
+         WHERE sensor_id IN (${marks(ids)}) AND bucket_start >= ? AND bucket_start < ? GROUP BY sensor_id`,
+        [...ids, from, to],
+      );
+      for (const row of rows) out.set(Number(row.sensor_id), toBucket(row));
+    }
+    return out;
+  }
 }

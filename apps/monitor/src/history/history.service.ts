@@ -8,6 +8,7 @@ import type {
 } from '@monitor/contracts';
 import {
   bucketStats,
+  type Bucket,
   chooseStep,
   DAY_MS,
   emptyBucket,
@@ -37,6 +38,9 @@ import { ResultWriter } from './result-writer.service';
 const UPTIME_INCIDENT_ITEMS = 100;
 /** How long the summary's 24 h uptimes are reused. */
 const LAST_DAY_CACHE_MS = 60_000;
+
+/** Share of successful results per window, null when the window holds none. */
+export type UptimeRatios = Record<'1d' | '30d' | '365d', number | null>;
 
 interface SensorRow {
   id: number;
@@ -155,6 +159,39 @@ export class HistoryService {
           daily: daily.get(id) ?? new Map(),
           today: todays.get(id) ?? emptyBucket(),
           lastDay: lastDays.get(id) ?? emptyBucket(),
+        },
+      ]),
+    );
+  }
+
+  /**
+   * Some sensors' share of successful results over the last day (24 full hours), 30 and 365 days
+   * (that many UTC days including today, today from its hourly buckets), from the rollups alone;
+   * null where the window holds no result. Four statements for all the sensors together.
+   */
+  async uptimeRatios(sensorIds: readonly number[], now: number): Promise<Map<number, UptimeRatios>> {
+    const today = startOfUtcDay(now);
+    const lastDay = lastDayWindow(now);
+    const day = await this.pageQueries.hourlyTotalsOf(sensorIds, lastDay.from, lastDay.to);
+    const todays = await this.pageQueries.hourlyTotalsOf(sensorIds, today, today + DAY_MS);
+    const month = await this.pageQueries.dailyTotalsOf(sensorIds, firstDayOf(now, 30), today);
+    const year = await this.pageQueries.dailyTotalsOf(sensorIds, firstDayOf(now, 365), today);
+    const ratio = (...buckets: (Bucket | undefined)[]): number | null => {
+      let count = 0;
+      let up = 0;
+      for (const b of buckets) {
+        count += b?.count ?? 0;
+        up += b?.up ?? 0;
+      }
+      return count > 0 ? up / count : null;
+    };
+    return new Map(
+      sensorIds.map((id) => [
+        id,
+        {
+          '1d': ratio(day.get(id)),
+          '30d': ratio(month.get(id), todays.get(id)),
+          '365d': ratio(year.get(id), todays.get(id)),
         },
       ]),
     );

@@ -12,6 +12,8 @@ export interface SensorDefinition {
   reminderEvery: number;
   group: string;
   tags: string[];
+  /** The sensor's site, for labels (GET /metrics); absent on drafts. */
+  siteId?: number | null;
   enabled: boolean;
   options: Record<string, unknown>;
   parentId: number | null;

@@ -6,6 +6,7 @@ import { intOption, ProbeCatalogue, type ProbeOutcome, timeoutMs } from '@monito
 import { Clock } from '../core/clock/clock';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
+import { ProcessMetrics } from '../core/metrics/process-metrics';
 import { RUN_OPTIONS, type RunOptions } from '../core/process/run-options';
 import { RollupMaintenance } from '../history/rollup-maintenance.service';
 import { MaintenanceService } from '../maintenance/maintenance.service';
@@ -64,6 +65,7 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     private readonly membership: MembershipService,
     @Inject(RUN_OPTIONS) private readonly options: RunOptions,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
+    private readonly metrics: ProcessMetrics,
   ) {}
 
   get isStarted(): boolean {
@@ -312,7 +314,10 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
       const interval = entry.definition.interval * 1000;
       this.queue.schedule(id, nextDueAfter(due, interval, now));
       if (fenced || this.running.has(id)) this.missed++;
-      else void this.run(entry.definition);
+      else {
+        this.metrics.probeStarted(now - due);
+        void this.run(entry.definition);
+      }
     }
     this.arm();
   }
@@ -324,6 +329,7 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     this.runningSince.set(definition.id, at);
     try {
       const outcome = await runProbe(this.catalogue, definition, controller);
+      this.metrics.probeFinished(definition.id, outcome.success, outcome.certExpiresAt);
       // A loop stopped meanwhile (paused, changed, deleted) does not record its last run.
       if (controller.signal.reason !== STOPPED) await this.runtime.record(definition.id, outcome, at);
     } catch (error) {

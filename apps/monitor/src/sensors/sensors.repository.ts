@@ -32,6 +32,7 @@ export const toDefinition = (s: SensorEntity, channelIds: number[]): SensorDefin
   reminderEvery: s.reminderEvery,
   group: s.group,
   tags: s.tags,
+  siteId: s.siteId,
   enabled: s.enabled,
   options: s.options,
   parentId: s.parentId,

@@ -14,6 +14,15 @@ export class InstallationSecretsRepository {
     return row?.value ?? null;
   }
 
+  /** When the key's value was stored, or null when it has none. */
+  async createdAt(key: string): Promise<number | null> {
+    const row = await this.unit.sql.get<{ created_at: number | string }>(
+      'SELECT created_at FROM installation_secrets WHERE key = ?',
+      [key],
+    );
+    return row ? Number(row.created_at) : null;
+  }
+
   /**
    * Stores `value` unless the key has one, and answers the stored value, in one transaction:
    * racing first requests end with one value.

@@ -13,6 +13,7 @@ import { InstallationSecretsRepository } from './installation-secrets.repository
 const SESSION_SECRET = 'session_secret';
 const API_KEY_HASH = 'api_key_hash';
 const API_KEY_SEALED = 'api_key_sealed';
+const METRICS_TOKEN_HASH = 'metrics_token_hash';
 
 /**
  * Secrets the installation generates for itself: the key that signs sessions (made on first start)
@@ -69,6 +70,38 @@ export class InstallationSecretsService {
     const given = Buffer.from(sha256(presented), 'hex');
     const expected = Buffer.from(stored, 'hex');
     return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  /**
+   * Generates a new metrics token (the old one stops working at once) and returns it in clear, the
+   * only time it is shown: only its SHA-256 hash is kept.
+   */
+  async rotateMetricsToken(): Promise<{ token: string; createdAt: number }> {
+    const token = `mt_${randomBytes(32).toString('base64url')}`;
+    const createdAt = this.clock.now();
+    await this.repository.replace({ [METRICS_TOKEN_HASH]: sha256(token) }, createdAt);
+    return { token, createdAt };
+  }
+
+  async removeMetricsToken(): Promise<void> {
+    await this.repository.remove([METRICS_TOKEN_HASH]);
+  }
+
+  /**
+   * Whether `presented` is the current metrics token; constant time in the token's content. Read
+   * from the database on every call, so a rotation on one instance holds on all of them at once.
+   */
+  async isMetricsToken(presented: string): Promise<boolean> {
+    const stored = await this.repository.get(METRICS_TOKEN_HASH);
+    if (!stored) return false;
+    const given = Buffer.from(sha256(presented), 'hex');
+    const expected = Buffer.from(stored, 'hex');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  /** When the current metrics token was made, or null when none is set. */
+  async metricsTokenCreatedAt(): Promise<number | null> {
+    return this.repository.createdAt(METRICS_TOKEN_HASH);
   }
 
   /** The API key in clear, or null when none is set. */

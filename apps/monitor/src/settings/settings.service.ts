@@ -39,7 +39,8 @@ export class SettingsService {
 
   async sessionInfo(principal: Principal | undefined): Promise<SessionInfo> {
     const setupNeeded = (await this.users.count()) === 0;
-    if (!principal)
+    // The metrics token reads /metrics and nothing else: here it is nobody.
+    if (!principal || principal.kind === 'metrics_token')
       return {
         setup_needed: setupNeeded,
         authenticated: false,
@@ -74,7 +75,13 @@ export class SettingsService {
 
   async settings(principal: Principal): Promise<SettingsResponse> {
     const ui = uiSettingsOf(principal.kind === 'user' ? principal.user : null);
-    const response: SettingsResponse = { ui, runtime: this.runtime(), stats: await this.stats() };
+    const tokenMadeAt = await this.secrets.metricsTokenCreatedAt();
+    const response: SettingsResponse = {
+      ui,
+      metrics_token: { set: tokenMadeAt !== null, created_at: isoOrNull(tokenMadeAt) },
+      runtime: this.runtime(),
+      stats: await this.stats(),
+    };
     if (hasRole(principal, 'admin')) response.api_key = await this.secrets.apiKey();
     return response;
   }

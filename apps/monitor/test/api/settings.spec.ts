@@ -70,7 +70,7 @@ describe('settings: runtime and statistics', () => {
 
   it('GET /api/settings answers ui, api_key, runtime and stats to an administrator', async () => {
     const settings = await settingsOf(t, admin);
-    expect(Object.keys(settings).sort()).toEqual(['api_key', 'runtime', 'stats', 'ui']);
+    expect(Object.keys(settings).sort()).toEqual(['api_key', 'metrics_token', 'runtime', 'stats', 'ui']);
     expect(settings.ui).toEqual(UI_DEFAULTS);
     expect(settings.api_key).toBeNull();
   });
@@ -160,7 +160,7 @@ describe('settings: runtime and statistics', () => {
     for (const role of ['operator', 'viewer'] as const) {
       const { headers } = await accountWithRole(t, admin, `a-${role}`, role);
       const settings = await settingsOf(t, headers);
-      expect(Object.keys(settings).sort()).toEqual(['runtime', 'stats', 'ui']);
+      expect(Object.keys(settings).sort()).toEqual(['metrics_token', 'runtime', 'stats', 'ui']);
       // database_bytes grows as accounts are written; the counts and samples are the same for all.
       expect({ ...settings.stats, database_bytes: 0 }).toEqual({ ...full.stats, database_bytes: 0 });
       expect({ ...settings.runtime, uptime_seconds: 0 }).toEqual({ ...full.runtime, uptime_seconds: 0 });

@@ -412,7 +412,11 @@ describe('HttpProbe over TLS', () => {
       success: true,
       message: `HTTP 200, certificate expires in 5 days (${date})`,
     });
-    await expect(run(probe, `${url}/`)).resolves.toMatchObject({ success: true, message: 'HTTP 200' });
+    const plain = await run(probe, `${url}/`);
+    expect(plain).toMatchObject({ success: true, message: 'HTTP 200' });
+    // The certificate's end, for GET /metrics, whether or not it made the probe fail.
+    expect(Math.abs(plain.certExpiresAt! - (Date.now() + 5.5 * 86_400_000))).toBeLessThan(3_600_000);
+    expect(warned.certExpiresAt).toBe(plain.certExpiresAt);
   });
 
   it('applies cert_warn_days to a certificate it was told not to verify', async () => {

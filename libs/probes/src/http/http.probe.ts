@@ -208,12 +208,13 @@ export class HttpProbe implements Probe {
       let message = `HTTP ${status}`;
       const certificate =
         url.protocol === 'https:' ? this.certificates.get(originKey(host, url.port)) : undefined;
+      const certExpiresAt = certificate?.validTo.getTime();
       if (certificate && warnDays > 0) {
         const problem = certificateExpiryProblem(certificate, warnDays);
-        if (problem) return fail(problem);
+        if (problem) return { ...fail(problem), certExpiresAt };
         message += `, ${expiresInMessage(certificate)}`;
       }
-      return { success: true, message, latencyMs, statusCode: status };
+      return { success: true, message, latencyMs, statusCode: status, certExpiresAt };
     } catch (error) {
       const message = deadline.aborted
         ? deadline.message

@@ -127,6 +127,7 @@ describe('TcpProbe with TLS', () => {
         success: true,
         message: 'connected (TLS)',
         latencyMs: expect.any(Number),
+        certExpiresAt: expect.any(Number),
       },
     );
     // A plain connect to a TLS port is just a connect.
@@ -140,11 +141,13 @@ describe('TcpProbe with TLS', () => {
     const port = await serve(await makeServerCert({ toDays: 10.5 }, authority));
     const probe = new TcpProbe({ ca: authority.cert });
     const target = `localhost:${port}`;
-    await expect(run(probe, target, { tls: true })).resolves.toMatchObject({
-      success: true,
-      message: 'connected (TLS)',
-    });
+    const plain = await run(probe, target, { tls: true });
+    expect(plain).toMatchObject({ success: true, message: 'connected (TLS)' });
+    // The certificate's end, for GET /metrics: 10.5 days from its making (whole seconds).
+    expect(Math.abs(plain.certExpiresAt! - (Date.now() + 10.5 * 86_400_000))).toBeLessThan(3_600_000);
+    expect(plain.certExpiresAt! % 1000).toBe(0);
     await expect(run(probe, target, { tls: true, cert_warn_days: 30 })).resolves.toMatchObject({
+      certExpiresAt: plain.certExpiresAt,
       success: false,
       message: expect.stringMatching(/^certificate expires in 10 days \(\d{4}-\d{2}-\d{2}\)$/),
     });

@@ -90,12 +90,13 @@ export class TcpProbe implements Probe {
       const latencyMs = elapsedMs(startedAt);
       if (!useTls) return { success: true, message: 'connected', latencyMs };
       let message = 'connected (TLS)';
+      const certExpiresAt = certificate?.validTo.getTime();
       if (certificate && warnDays > 0) {
         const problem = certificateExpiryProblem(certificate, warnDays);
-        if (problem) return { success: false, message: problem, latencyMs };
+        if (problem) return { success: false, message: problem, latencyMs, certExpiresAt };
         message += `, ${expiresInMessage(certificate)}`;
       }
-      return { success: true, message, latencyMs };
+      return { success: true, message, latencyMs, certExpiresAt };
     } catch (error) {
       return {
         success: false,

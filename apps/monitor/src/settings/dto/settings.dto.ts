@@ -19,6 +19,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { UiSettingsDto } from '../../auth/dto/session-info.dto';
+import { MetricsTokenStatusDto } from '../../metrics/dto/metrics-token.dto';
 
 export class UiSettingsPatchDto {
   @IsOptional() @IsIn(['light', 'dark', 'system']) theme?: 'light' | 'dark' | 'system';
@@ -68,6 +69,8 @@ export class SettingsDto {
   ui!: UiSettingsDto;
   /** Administrators only: the API key in clear, or null when none is set. */
   api_key?: string | null;
+  /** Whether a metrics token is set, and since when; the token is shown only when made. */
+  metrics_token!: MetricsTokenStatusDto;
   runtime!: RuntimeInfoDto;
   stats!: StatsDto;
 }

@@ -21,6 +21,7 @@ import { hasRole } from '../../core/session/roles';
 import { SessionStore } from '../../core/session/session.store';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
+import { MetricsTokenPanelComponent } from './metrics-token-panel.component';
 import { ThemeApplier } from './theme';
 
 /** The theme choices; `label` is a catalogue key, translated where shown. */
@@ -48,12 +49,18 @@ export function utcText(iso: string): string {
 
 /**
  * `/settings`: the signed-in account's appearance (theme, map borders, live updates), the API key
- * (administrators), maintenance windows, and links to the other places where settings live.
+ * (administrators), the Prometheus metrics token, maintenance windows, and links to the other places where settings live.
  */
 @Component({
   selector: 'app-settings-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [RouterLink, ErrorAlertComponent, LoadingIndicatorComponent, TranslocoPipe],
+  imports: [
+    RouterLink,
+    ErrorAlertComponent,
+    LoadingIndicatorComponent,
+    MetricsTokenPanelComponent,
+    TranslocoPipe,
+  ],
   templateUrl: './settings-page.component.html',
   styles: `
     :host {

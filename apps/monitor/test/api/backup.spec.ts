@@ -78,8 +78,13 @@ async function dump(t: TestApp): Promise<Record<string, unknown[]>> {
          WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`,
   );
   const dumped: Record<string, unknown[]> = {};
-  for (const { name } of tables)
-    dumped[name] = (await sql(t, `SELECT * FROM "${name}" ORDER BY 1, 2`)).map((row) => Object.values(row));
+  for (const { name } of tables) {
+    // An instance's heartbeat moves on by itself (on a slow run, during the test); nothing else may.
+    const columns = name === 'cluster_instances' ? 'name, token, version, started_at, stopped_at' : '*';
+    dumped[name] = (await sql(t, `SELECT ${columns} FROM "${name}" ORDER BY 1, 2`)).map((row) =>
+      Object.values(row),
+    );
+  }
   return dumped;
 }
 

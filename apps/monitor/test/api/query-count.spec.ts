@@ -34,7 +34,10 @@ describe('statements per list request do not grow with the rows listed (no N+1)'
     try {
       const res = await call(t, 'GET', path, undefined, admin);
       expect({ path, status: res.status }).toEqual({ path, status: 200 });
-      const statements = spy.mock.calls.map(([query]) => String(query).replace(/\s+/g, ' '));
+      // The alert outbox's relay polls on its own timer (no list reads it); on a slow run it lands here.
+      const statements = spy.mock.calls
+        .map(([query]) => String(query).replace(/\s+/g, ' '))
+        .filter((statement) => !/\balert_outbox\b/.test(statement));
       return { count: statements.length, sql: statements };
     } finally {
       spy.mockRestore();

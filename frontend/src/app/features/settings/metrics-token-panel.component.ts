@@ -12,15 +12,10 @@ import { TranslocoPipe } from '@jsverse/transloco';
 import type { MetricsTokenResponse, MetricsTokenStatus } from '@monitor/contracts';
 
 import { ApiClient } from '../../core/api/api-client.service';
-import { ApiCallError } from '../../core/api/api-call-error';
 import { t } from '../../core/i18n/i18n';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
-
-/** An instant as `2026-11-22 10:00 UTC`, as the rest of the settings page shows them. */
-const utcText = (iso: string): string => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-};
+import { CredentialChange } from './credential-change';
+import { utcText } from './utc-time';
 
 /** A Prometheus scrape job for this dashboard's address, reading the token from a file. */
 export function scrapeConfig(location: Pick<Location, 'protocol' | 'host'>): string {
@@ -54,7 +49,7 @@ export function scrapeConfig(location: Pick<Location, 'protocol' | 'host'>): str
           <p>{{ 'settings.metricsToken.shownOnce' | transloco }}</p>
           <p class="key-line">
             <code class="mono key" data-testid="metrics-token-value">{{ token }}</code>
-            <button type="button" class="button button-small" (click)="copy(token)">
+            <button type="button" class="button button-small" (click)="change.copy(token)">
               {{ 'settings.metricsToken.copy' | transloco }}
             </button>
           </p>
@@ -63,7 +58,7 @@ export function scrapeConfig(location: Pick<Location, 'protocol' | 'host'>): str
         </div>
       }
       @if (admin()) {
-        @if (confirming(); as action) {
+        @if (change.confirming(); as action) {
           <div class="notice" data-testid="metrics-token-confirm">
             <p>
               {{
@@ -77,7 +72,7 @@ export function scrapeConfig(location: Pick<Location, 'protocol' | 'host'>): str
               <button
                 type="button"
                 class="button button-primary button-danger"
-                [disabled]="busy()"
+                [disabled]="change.busy()"
                 (click)="action === 'rotate' ? rotate() : remove()"
               >
                 {{
@@ -87,7 +82,7 @@ export function scrapeConfig(location: Pick<Location, 'protocol' | 'host'>): str
                   ) | transloco
                 }}
               </button>
-              <button type="button" class="button" (click)="confirming.set(undefined)">
+              <button type="button" class="button" (click)="change.confirming.set(undefined)">
                 {{ 'common.actions.cancel' | transloco }}
               </button>
             </div>
@@ -95,21 +90,21 @@ export function scrapeConfig(location: Pick<Location, 'protocol' | 'host'>): str
         } @else {
           <div class="buttons">
             @if (current()?.set) {
-              <button type="button" class="button" (click)="confirming.set('rotate')">
+              <button type="button" class="button" (click)="change.confirming.set('rotate')">
                 {{ 'settings.metricsToken.rotate' | transloco }}
               </button>
-              <button type="button" class="button button-danger" (click)="confirming.set('remove')">
+              <button type="button" class="button button-danger" (click)="change.confirming.set('remove')">
                 {{ 'settings.metricsToken.remove' | transloco }}
               </button>
             } @else {
-              <button type="button" class="button" [disabled]="busy()" (click)="rotate()">
+              <button type="button" class="button" [disabled]="change.busy()" (click)="rotate()">
                 {{ 'settings.metricsToken.create' | transloco }}
               </button>
             }
           </div>
         }
-        <p class="status-line" role="status" data-testid="metrics-token-status">{{ statusText() }}</p>
-        @if (errorText(); as message) {
+        <p class="status-line" role="status" data-testid="metrics-token-status">{{ change.statusText() }}</p>
+        @if (change.errorText(); as message) {
           <app-error-alert
             [heading]="'settings.metricsToken.changeFailed' | transloco"
             [message]="message"
@@ -163,21 +158,11 @@ export class MetricsTokenPanelComponent {
   protected readonly current = linkedSignal(() => this.status());
   /** A token just made: shown until the page is left, never again. */
   protected readonly shown = signal<string | undefined>(undefined);
-  protected readonly confirming = signal<'rotate' | 'remove' | undefined>(undefined);
-  protected readonly busy = signal(false);
+  protected readonly change = new CredentialChange({
+    copied: 'settings.metricsToken.copied',
+    copyFailed: 'settings.metricsToken.copyFailed',
+  });
   protected readonly config = scrapeConfig(inject(DOCUMENT).location);
-  /** Catalogue key of the last change's outcome. */
-  private readonly status_ = signal<string | undefined>(undefined);
-  protected readonly statusText = computed(() => {
-    const key = this.status_();
-    return key ? t(key) : '';
-  });
-  private readonly error = signal<{ server: string } | 'copy' | undefined>(undefined);
-  protected readonly errorText = computed(() => {
-    const error = this.error();
-    if (error === 'copy') return t('settings.metricsToken.copyFailed');
-    return error?.server;
-  });
   protected readonly stateText = computed(() => {
     const current = this.current();
     if (!current) return '';
@@ -187,20 +172,9 @@ export class MetricsTokenPanelComponent {
       : t('settings.metricsToken.set');
   });
 
-  protected async copy(token: string): Promise<void> {
-    this.error.set(undefined);
-    try {
-      await navigator.clipboard.writeText(token);
-      this.status_.set('settings.metricsToken.copied');
-    } catch {
-      this.status_.set(undefined);
-      this.error.set('copy');
-    }
-  }
-
   protected async rotate(): Promise<void> {
     const replacing = this.current()?.set === true;
-    await this.change(async () => {
+    await this.change.run(async () => {
       const answer = await this.api.post<MetricsTokenResponse>('/api/metrics-token');
       this.shown.set(answer.metrics_token);
       this.current.set({ set: true, created_at: answer.created_at });
@@ -209,25 +183,11 @@ export class MetricsTokenPanelComponent {
   }
 
   protected async remove(): Promise<void> {
-    await this.change(async () => {
+    await this.change.run(async () => {
       await this.api.delete('/api/metrics-token');
       this.shown.set(undefined);
       this.current.set({ set: false, created_at: null });
       return 'settings.metricsToken.removed';
     });
-  }
-
-  private async change(change: () => Promise<string>): Promise<void> {
-    this.busy.set(true);
-    this.error.set(undefined);
-    this.status_.set(undefined);
-    try {
-      this.status_.set(await change());
-      this.confirming.set(undefined);
-    } catch (failure: unknown) {
-      this.error.set({ server: ApiCallError.from(failure).message });
-    } finally {
-      this.busy.set(false);
-    }
   }
 }

@@ -21,8 +21,10 @@ import { hasRole } from '../../core/session/roles';
 import { SessionStore } from '../../core/session/session.store';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
+import { CredentialChange } from './credential-change';
 import { MetricsTokenPanelComponent } from './metrics-token-panel.component';
 import { ThemeApplier } from './theme';
+import { utcInputToIso, utcText } from './utc-time';
 
 /** The theme choices; `label` is a catalogue key, translated where shown. */
 const THEMES: readonly { readonly value: Theme; readonly label: string }[] = [
@@ -32,20 +34,6 @@ const THEMES: readonly { readonly value: Theme; readonly label: string }[] = [
 ];
 
 type UiChange = Partial<{ theme: Theme; borders: OnOff; live: OnOff; language: LanguageTag }>;
-
-/** `2026-11-22T10:00` typed into a datetime-local field, read as UTC, as ISO 8601. */
-export function utcInputToIso(value: string): string | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return undefined;
-  const date = new Date(`${value.length === 16 ? `${value}:00` : value}Z`);
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
-}
-
-/** An instant as `2026-11-22 10:00 UTC`. */
-export function utcText(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
 
 /**
  * `/settings`: the signed-in account's appearance (theme, map borders, live updates), the API key
@@ -161,20 +149,9 @@ export class SettingsPageComponent {
 
   protected readonly apiKey = linkedSignal(() => this.settings.value()?.api_key ?? null);
   protected readonly revealed = signal(false);
-  protected readonly confirming = signal<'rotate' | 'remove' | undefined>(undefined);
-  protected readonly keyBusy = signal(false);
-  /** Catalogue key of the last API key change's outcome. */
-  private readonly keyStatus = signal<string | undefined>(undefined);
-  protected readonly keyStatusText = computed(() => {
-    const key = this.keyStatus();
-    return key ? t(key) : '';
-  });
-  /** A server refusal (verbatim), or `copy` when the browser refused the clipboard. */
-  private readonly keyError = signal<{ server: string } | 'copy' | undefined>(undefined);
-  protected readonly keyErrorText = computed(() => {
-    const error = this.keyError();
-    if (error === 'copy') return t('settings.apiKey.copyFailed');
-    return error?.server;
+  protected readonly keyChange = new CredentialChange({
+    copied: 'settings.apiKey.copied',
+    copyFailed: 'settings.apiKey.copyFailed',
   });
   /** The lead sentence around the header name, which is shown as code. */
   protected readonly apiKeyLead = computed(() => {
@@ -248,19 +225,8 @@ export class SettingsPageComponent {
     }
   }
 
-  protected async copy(key: string): Promise<void> {
-    this.keyError.set(undefined);
-    try {
-      await navigator.clipboard.writeText(key);
-      this.keyStatus.set('settings.apiKey.copied');
-    } catch {
-      this.keyStatus.set(undefined);
-      this.keyError.set('copy');
-    }
-  }
-
   protected async rotate(): Promise<void> {
-    await this.changeKey(async () => {
+    await this.keyChange.run(async () => {
       const answer = await this.api.post<ApiKeyResponse>('/api/api-key');
       this.apiKey.set(answer.api_key);
       return 'settings.apiKey.rotated';
@@ -268,26 +234,11 @@ export class SettingsPageComponent {
   }
 
   protected async removeKey(): Promise<void> {
-    await this.changeKey(async () => {
+    await this.keyChange.run(async () => {
       await this.api.delete('/api/api-key');
       this.apiKey.set(null);
       return 'settings.apiKey.removed';
     });
-  }
-
-  /** Runs a change of the key; `change` answers the catalogue key of its outcome. */
-  private async changeKey(change: () => Promise<string>): Promise<void> {
-    this.keyBusy.set(true);
-    this.keyError.set(undefined);
-    this.keyStatus.set(undefined);
-    try {
-      this.keyStatus.set(await change());
-      this.confirming.set(undefined);
-    } catch (failure: unknown) {
-      this.keyError.set({ server: ApiCallError.from(failure).message });
-    } finally {
-      this.keyBusy.set(false);
-    }
   }
 
   protected async createWindow(event: Event): Promise<void> {

@@ -5,12 +5,12 @@
 // delay the target's arrival times), with browsers' Accept-Encoding, on the HTML page and on the
 // JSON in turn, with the probe schedule's start lag meanwhile. Each crowd runs twice: as fast as
 // autocannon can (closed loop: the server's CPU is saturated) and at an offered 1,000 requests a
-// second, evenly spaced (support/paced-load.mjs); the same offered load on /healthz is the baseline
+// second, evenly spaced (support/load.mjs); the same offered load on /healthz is the baseline
 // of what any request costs the schedule.
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { crowd } from './support/crowd.mjs';
 import { startBenchServer } from './support/server.mjs';
 import { apiKeyFor, createSensors } from './support/api.mjs';
 import { fillRollups } from './support/rollups.mjs';
@@ -19,8 +19,6 @@ import { startTarget } from './support/target.mjs';
 import { lagStats } from './scheduler.mjs';
 
 const Database = createRequire(import.meta.url)('better-sqlite3');
-const autocannonBin = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
-const pacedLoad = fileURLToPath(new URL('./support/paced-load.mjs', import.meta.url));
 
 const PASSWORD = 'bench password 12345';
 const SENSORS = Number(process.env.BENCH_SENSORS ?? 1000);
@@ -41,36 +39,6 @@ async function timedGet(url) {
   const body = await res.text();
   if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}: ${body.slice(0, 200)}`);
   return { ms: round(performance.now() - started), bytes: Buffer.byteLength(body) };
-}
-
-/**
- * A crowd in a child process: without `rate`, autocannon as fast as it can (closed loop); with it,
- * evenly spaced requests at that rate over all connections (support/paced-load.mjs).
- */
-function crowd(url, rate) {
-  return new Promise((resolve, reject) => {
-    const headers = ['accept-encoding=gzip, deflate, br', 'accept-language=en'];
-    const args = rate
-      ? [pacedLoad, url, String(CONNECTIONS), String(rate), String(LOAD_S), ...headers]
-      : [autocannonBin, '--json', '-c', String(CONNECTIONS), '-d', String(LOAD_S)]
-          .concat(headers.flatMap((h) => ['-H', h]))
-          .concat(url);
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`the load generator exited with ${code}`));
-      const r = JSON.parse(out);
-      resolve({
-        requests_per_s: Math.round(r.requests.average),
-        latency_ms: { p50: r.latency.p50, p99: r.latency.p99, max: r.latency.max },
-        non_2xx: r.non2xx,
-        errors: r.errors + r.timeouts,
-        total: r.requests.total,
-      });
-    });
-  });
 }
 
 export async function run() {
@@ -138,7 +106,8 @@ export async function run() {
     const measure = async (url, rate) => {
       const since = performance.now();
       const cpu0 = cpuMs(pid);
-      const load = await crowd(url, rate);
+      const headers = { 'accept-encoding': 'gzip, deflate, br', 'accept-language': 'en' };
+      const load = await crowd({ url, connections: CONNECTIONS, seconds: LOAD_S, rate, headers });
       const cpu = cpuMs(pid) - cpu0;
       // Probes keep going for one more interval so every sensor's gap across the load is counted.
       await sleep(INTERVAL_S * 1000);

@@ -64,25 +64,25 @@ export class HistoryPageRepository {
   }
 
   /** The sensors' hourly buckets in [from, to) merged, one bucket per sensor that has any. */
-  async hourlyTotalsOf(sensorIds: readonly number[], from: number, to: number): Promise<Map<number, Bucket>> {
-    const out = new Map<number, Bucket>();
-    for (const ids of chunks(sensorIds)) {
-      const rows = await this.sql.all<ManyRow>(
-        `SELECT sensor_id, ${ROLLUP_AGGREGATES} FROM rollup_hourly
-         WHERE sensor_id IN (${marks(ids)}) AND bucket_start >= ? AND bucket_start < ? GROUP BY sensor_id`,
-        [...ids, from, to],
-      );
-      for (const row of rows) out.set(Number(row.sensor_id), toBucket(row));
-    }
-    return out;
+  hourlyTotalsOf(sensorIds: readonly number[], from: number, to: number): Promise<Map<number, Bucket>> {
+    return this.totalsOf('rollup_hourly', sensorIds, from, to);
   }
 
   /** The sensors' daily buckets in [from, to) merged, one bucket per sensor that has any. */
-  async dailyTotalsOf(sensorIds: readonly number[], from: number, to: number): Promise<Map<number, Bucket>> {
+  dailyTotalsOf(sensorIds: readonly number[], from: number, to: number): Promise<Map<number, Bucket>> {
+    return this.totalsOf('rollup_daily', sensorIds, from, to);
+  }
+
+  private async totalsOf(
+    table: 'rollup_hourly' | 'rollup_daily',
+    sensorIds: readonly number[],
+    from: number,
+    to: number,
+  ): Promise<Map<number, Bucket>> {
     const out = new Map<number, Bucket>();
     for (const ids of chunks(sensorIds)) {
       const rows = await this.sql.all<ManyRow>(
-        `SELECT sensor_id, ${ROLLUP_AGGREGATES} FROM rollup_daily
+        `SELECT sensor_id, ${ROLLUP_AGGREGATES} FROM ${table}
          WHERE sensor_id IN (${marks(ids)}) AND bucket_start >= ? AND bucket_start < ? GROUP BY sensor_id`,
         [...ids, from, to],
       );

@@ -206,8 +206,7 @@ export class PublicStatusService implements OnModuleInit, OnModuleDestroy {
     if (!page) return null;
     const now = this.clock.now();
     const ids = sensorIdsOf(page);
-    const wanted = new Set(ids);
-    const live = (await this.sensors.list()).filter((s) => wanted.has(s.id));
+    const live = this.sensors.publicStates(ids);
     const rollups = await this.rollupsOf(
       slug,
       live.map((s) => s.id),

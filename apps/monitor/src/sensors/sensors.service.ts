@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ProbeResult, PushToken, Sensor, Site, SummarySensor } from '@monitor/contracts';
+import type { ProbeResult, PushToken, Sensor, SensorStatus, Site, SummarySensor } from '@monitor/contracts';
 import { ConflictError, InvalidInputError, NotFoundError, pushUrl } from '@monitor/domain';
 import { newPushToken, ProbeCatalogue } from '@monitor/probes';
 import { ChannelsRepository } from '../channels/channels.repository';
@@ -63,6 +63,22 @@ export class SensorsService {
       uptime_24h: uptime.get(sensor.id) ?? null,
       recent: this.runtime.get(sensor.id)?.recent ?? '',
     }));
+  }
+
+  /**
+   * Name, status and whether enabled of the given sensors, from memory (the runtime follows every
+   * change): what a public status page shows, without reading and formatting every sensor.
+   * Unknown ids are left out; each sensor once, in the order given.
+   */
+  publicStates(
+    ids: Iterable<number>,
+  ): { id: number; name: string; status: SensorStatus; enabled: boolean }[] {
+    return [...new Set(ids)].flatMap((id) => {
+      const entry = this.runtime.get(id);
+      if (!entry) return [];
+      const { name, enabled } = entry.definition;
+      return [{ id, name, status: entry.state.status, enabled }];
+    });
   }
 
   async get(id: number): Promise<Sensor> {

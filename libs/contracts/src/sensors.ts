@@ -12,6 +12,10 @@ export interface PushToken {
 
 export type SensorStatus = 'up' | 'down' | 'warn' | 'unknown' | 'paused';
 
+/** The comparisons of an http sensor's JSON check (option `json_operator`; `==` when absent). */
+export const JSON_OPERATORS = ['==', '!=', '<', '<=', '>', '>=', 'contains'] as const;
+export type JsonOperator = (typeof JSON_OPERATORS)[number];
+
 /** The marker that stands for a stored secret in responses; sent back, it keeps the stored value. */
 export const STORED_SECRET = '__stored__';
 

@@ -5,6 +5,7 @@ import {
   type JSONPathQuery,
   type JSONValue,
 } from 'json-p3';
+import { JSON_OPERATORS, type JsonOperator } from '@monitor/contracts';
 import { checkString } from '../probe-messages';
 import type { Options } from '../options';
 
@@ -14,8 +15,6 @@ import type { Options } from '../options';
  * several as the array of their values; ==, != and contains compare string forms (numbers
  * numerically), the ordering operators need numbers on both sides; no match fails.
  */
-export const JSON_OPERATORS = ['==', '!=', '<', '<=', '>', '>=', 'contains'] as const;
-export type JsonOperator = (typeof JSON_OPERATORS)[number];
 export const JSON_OPTION_NAMES = ['json_path', 'json_operator', 'json_expected'] as const;
 const ORDERING: readonly JsonOperator[] = ['<', '<=', '>', '>='];
 const MAX_VALUE_CHARS = 80;

@@ -1,4 +1,10 @@
-import { STORED_SECRET, type Sensor, type SensorInput, type SensorType } from '@monitor/contracts';
+import {
+  JSON_OPERATORS,
+  STORED_SECRET,
+  type Sensor,
+  type SensorInput,
+  type SensorType,
+} from '@monitor/contracts';
 import { SENSOR_DEFAULTS, SENSOR_INTERVAL } from '@monitor/domain/sensor.definition';
 
 import { t } from '../../core/i18n/i18n';
@@ -50,9 +56,6 @@ const TLS_CHECKS: readonly OptionSpec[] = [
   { name: 'insecure_skip_verify', key: 'insecureSkipVerify', kind: 'boolean', fallback: false },
   { name: 'cert_warn_days', key: 'certWarnDays', kind: 'number', min: 0, max: 3650 },
 ];
-
-/** The JSON check's operators, as the http probe accepts them (libs/probes json-check.ts). */
-export const JSON_OPERATORS = ['==', '!=', '<', '<=', '>', '>=', 'contains'] as const;
 
 export const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'TXT', 'SOA', 'SRV', 'PTR', 'CAA'] as const;
 

@@ -245,6 +245,24 @@ describe('push sensors', () => {
       expect(await results(t, admin, paused.sensor.id)).toEqual([]);
     });
 
+    it('never writes a token to the request log', async () => {
+      const { token } = await pushSensor('logged job');
+      const from = t.logs.length;
+      const sent = [
+        await push(t, token, '?status=up'),
+        await push(t, 'E'.repeat(32), '?status=up'),
+        await push(t, token, '?status=sideways'),
+      ];
+      expect(sent.map((a) => a.status)).toEqual([200, 404, 400]);
+      const lines = t.logs
+        .slice(from)
+        .filter((l) => l.msg === 'http request' && String(l.path).startsWith('/api/push/'));
+      expect(lines.map((l) => l.path)).toEqual(Array.from({ length: 3 }, () => '/api/push/{token}'));
+      const text = JSON.stringify(t.logs);
+      expect(text).not.toContain(token);
+      expect(text).not.toContain('E'.repeat(32));
+    });
+
     it('answers 429 with Retry-After past 10 pushes a second to one token, recording none of them', async () => {
       const { sensor, token } = await pushSensor('hammered');
       const other = await pushSensor('neighbour');

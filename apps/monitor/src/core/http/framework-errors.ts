@@ -6,7 +6,7 @@ import type { AppLogger } from '../logging/logger';
 import { sendError } from './api-exception.filter';
 import { lingeringClose } from './lingering-close';
 import { rememberFailure } from './request-failure';
-import { logRequestLine } from './request-log';
+import { loggedPath, logRequestLine } from './request-log';
 
 /** Longest path parameter the router accepts (Fastify's default); longer is 414. */
 export const MAX_PARAM_LENGTH = 100;
@@ -24,7 +24,7 @@ export function frameworkErrorHandler(logger: AppLogger, trustProxy: boolean) {
     reply.raw.once('finish', () =>
       logRequestLine(logger, {
         method: request.method,
-        path: request.url.split('?')[0],
+        path: loggedPath(request.url),
         status: reply.statusCode,
         duration_ms: Math.round(reply.elapsedTime * 10) / 10,
         ip: clientAddress(request, trustProxy),

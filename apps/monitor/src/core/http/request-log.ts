@@ -55,6 +55,14 @@ export function registerRequestLog(
   });
 }
 
+/** A push URL's token is its only credential: the log names the route, never the token. */
+const PUSH_TOKEN = /^(\/api\/push\/)[^/]+/;
+
+/** The path as logged: without the query string, and without a push token. */
+export function loggedPath(url: string): string {
+  return url.split('?')[0]!.replace(PUSH_TOKEN, '$1{token}');
+}
+
 export function requestLineOf(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -62,7 +70,7 @@ export function requestLineOf(
 ): RequestLine & Record<string, unknown> {
   const line: RequestLine & Record<string, unknown> = {
     method: request.method,
-    path: request.url.split('?')[0],
+    path: loggedPath(request.url),
     status: reply.statusCode,
     duration_ms: Math.round(reply.elapsedTime * 10) / 10,
     ip: request.ip,

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import type { ProbeOutcome } from '../probe';
 
 /** uid/gid of `nobody` on Debian and most distributions. */
@@ -15,9 +16,18 @@ export function runProbeAs(
   exportName: string,
   request: { target: string; options: Record<string, unknown>; timeoutMs: number },
 ): Promise<ProbeOutcome> {
+  const libs = join(__dirname, '..', '..', '..');
   const script = `
 const fs = require('node:fs');
+const Module = require('node:module');
 const swc = require(${JSON.stringify(require.resolve('@swc/core'))});
+// The libraries' own names, as jest's moduleNameMapper and the server build resolve them.
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  const lib = /^@monitor\\/(domain|contracts|probes|notifiers)(\\/.*)?$/.exec(request);
+  if (lib) request = ${JSON.stringify(libs)} + '/' + lib[1] + '/src' + (lib[2] ?? '');
+  return resolve.call(this, request, ...rest);
+};
 require.extensions['.ts'] = (module, filename) => {
   const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), {
     filename,

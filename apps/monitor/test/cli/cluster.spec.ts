@@ -160,9 +160,11 @@ onPostgres(`several instances on one PostgreSQL (PostgreSQL only: SQLite serves 
       );
       expect(incidents.map((r) => Number(r.sensor_id)).sort()).toEqual([...down].sort());
       for (const row of incidents) expect([Number(row.n), Number(row.open)]).toEqual([1, 0]);
-      // Never two probes of one sensor in one cycle, before, across or after the takeover.
+      // Never two probes of one sensor in one cycle, before, across or after the takeover. A second
+      // prober would sit at a fixed random offset; a probe started late on a loaded machine (seen:
+      // 600 ms) followed by one on time only narrows one gap, so half an interval is the bound.
       for (const id of ids)
-        expect(spacing(target.arrivals.get(path(id)) ?? []).min).toBeGreaterThan(INTERVAL_S * 1000 - 500);
+        expect(spacing(target.arrivals.get(path(id)) ?? []).min).toBeGreaterThan((INTERVAL_S * 1000) / 2);
     } finally {
       await receiver.close();
     }

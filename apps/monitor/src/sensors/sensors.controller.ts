@@ -25,7 +25,7 @@ import { InvalidInputError } from '@monitor/domain';
 import type { FastifyRequest } from 'fastify';
 import { RequireAccess } from '../auth/access.decorator';
 import { OkDto } from '../auth/dto/auth.dto';
-import { actorName, currentPrincipal } from '../auth/principal';
+import { actorName, currentPrincipal, hasRole } from '../auth/principal';
 import { Clock } from '../core/clock/clock';
 import { IncidentDto } from '../incidents/dto/incident.dto';
 import { IncidentsService } from '../incidents/incidents.service';
@@ -70,9 +70,16 @@ export class SensorsController {
   @RequireAccess('operator')
   @HttpCode(200)
   @ApiOkResponse({ type: ValidateResultDto })
-  validate(@Body() body: ValidateSensorDto): Promise<ValidateResultDto> {
+  @ApiForbiddenResponse({
+    description: 'below administrator: a draft probe with request options, body checks or a socket path',
+  })
+  @ApiBadRequestResponse({
+    description:
+      'an invalid draft; below administrator also a probe of a link-local or cloud metadata address',
+  })
+  validate(@Body() body: ValidateSensorDto, @Req() request: FastifyRequest): Promise<ValidateResultDto> {
     const { probe, ...draft } = body;
-    return this.sensors.validate(draft, probe === true);
+    return this.sensors.validate(draft, probe === true, hasRole(currentPrincipal(request), 'admin'));
   }
 
   /** One sensor with its status, last message and sparkline. */

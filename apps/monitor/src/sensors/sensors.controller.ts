@@ -71,11 +71,12 @@ export class SensorsController {
   @HttpCode(200)
   @ApiOkResponse({ type: ValidateResultDto })
   @ApiForbiddenResponse({
-    description: 'below administrator: a draft probe with request options, body checks or a socket path',
+    description:
+      'refused: the operator role or higher is needed, or a cookie-authenticated write whose Origin is another site; below administrator also a draft probe with request options, checks of the answer or a socket path',
   })
   @ApiBadRequestResponse({
     description:
-      'an invalid draft; below administrator also a probe of a link-local or cloud metadata address',
+      'invalid body or parameters; the error names the field; below administrator also a draft probe of a link-local or cloud metadata address',
   })
   validate(@Body() body: ValidateSensorDto, @Req() request: FastifyRequest): Promise<ValidateResultDto> {
     const { probe, ...draft } = body;

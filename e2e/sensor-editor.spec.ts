@@ -166,7 +166,6 @@ describe('Sensor editor (built server and dashboard, real Chromium)', () => {
       interval: 60,
       retries: 3,
       tags: ['prod', 'web'],
-      // Header values are secret options: masked in every answer.
       options: { keyword: KEYWORD, headers: { 'X-Check': '__stored__' } },
     });
     expect(sensor.options).not.toHaveProperty('follow_redirects');

@@ -166,7 +166,7 @@ describe('Sensor editor (built server and dashboard, real Chromium)', () => {
       interval: 60,
       retries: 3,
       tags: ['prod', 'web'],
-      options: { keyword: KEYWORD, headers: { 'X-Check': 'yes' } },
+      options: { keyword: KEYWORD, headers: { 'X-Check': '__stored__' } },
     });
     expect(sensor.options).not.toHaveProperty('follow_redirects');
 

@@ -21,3 +21,33 @@ describe('stored secrets', () => {
     );
   });
 });
+
+describe('stored secrets held in an object (http headers)', () => {
+  it('masks each non-empty value and keeps the keys', () => {
+    expect(maskSecrets({ headers: { Authorization: 'Bearer x', 'X-Empty': '' } }, ['headers'])).toEqual({
+      headers: { Authorization: '__stored__', 'X-Empty': '' },
+    });
+  });
+
+  it('keeps the stored value per key (any case) and takes new ones', () => {
+    const incoming: Record<string, unknown> = { headers: { authorization: '__stored__', 'X-New': 'n' } };
+    restoreSecrets(
+      incoming,
+      { headers: { Authorization: 'Bearer x', 'X-Gone': 'g' } },
+      ['headers'],
+      'options',
+    );
+    expect(incoming).toEqual({ headers: { authorization: 'Bearer x', 'X-New': 'n' } });
+  });
+
+  it('refuses the marker for a key that holds nothing', () => {
+    expect(() =>
+      restoreSecrets(
+        { headers: { 'X-Api-Key': '__stored__' } },
+        { headers: { Other: 'o' } },
+        ['headers'],
+        'options',
+      ),
+    ).toThrow('options.headers.X-Api-Key: there is no stored value to keep');
+  });
+});

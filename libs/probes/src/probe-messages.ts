@@ -1,4 +1,5 @@
 import type { TLSSocket } from 'node:tls';
+import { BLOCKED_ADDRESS_CODE, BLOCKED_ADDRESS_MESSAGE } from './address-guard';
 
 /**
  * Shared wording of probe messages, the deadline every run obeys, and the certificate checks that
@@ -154,6 +155,8 @@ export function networkErrorMessage(error: unknown, host: string): string {
     return certificateErrorMessage(error.code, error.host, error.certificate);
   const code = errorCode(error);
   switch (code) {
+    case BLOCKED_ADDRESS_CODE:
+      return BLOCKED_ADDRESS_MESSAGE;
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
     case 'EAI_NONAME':
@@ -305,4 +308,26 @@ export function firstProblem(...checks: Array<() => string | null>): string | nu
 /** Quotes user text in a message, shortened so one long keyword cannot swamp it. */
 export function quote(text: string, max = 60): string {
   return JSON.stringify(text.length > max ? `${text.slice(0, max - 3)}...` : text);
+}
+
+/** True when a draft sets the option to something other than nothing ('' and {} are nothing). */
+export function optionSet(options: Readonly<Record<string, unknown>>, name: string): boolean {
+  const value = options[name];
+  if (value === undefined || value === null || value === '' || value === false) return false;
+  return !(typeof value === 'object' && Object.keys(value).length === 0);
+}
+
+/** The refusal of a draft option to a caller below administrator. */
+export function adminOnlyOption(name: string, why: string): string {
+  return `options.${name} ${why} in a draft probe only for administrators`;
+}
+
+/** The first of `names` a draft sets, refused to a caller below administrator; null when none. */
+export function adminOnlyOptions(
+  options: Readonly<Record<string, unknown>>,
+  names: readonly string[],
+  why = 'is allowed',
+): string | null {
+  const name = names.find((candidate) => optionSet(options, candidate));
+  return name === undefined ? null : adminOnlyOption(name, why);
 }

@@ -17,6 +17,12 @@ export interface ProbeRequest {
   timeoutMs: number;
   /** Aborted when the run must stop early (time-out, shutdown). */
   signal: AbortSignal;
+  /**
+   * The caller is below administrator (a draft probe): every address the run connects to, after
+   * each lookup and redirect, goes through the address guard, which refuses link-local and cloud
+   * metadata addresses.
+   */
+  guarded?: boolean;
 }
 
 /**
@@ -25,7 +31,10 @@ export interface ProbeRequest {
  */
 export interface Probe {
   readonly type: string;
-  /** Option names whose values are secrets: masked by the API, never in messages or logs. */
+  /**
+   * Option names whose values are secrets: masked by the API, never in messages or logs. A secret
+   * option holding an object (http headers) is masked value by value.
+   */
   readonly secretOptions: readonly string[];
   /** True when the type takes no target (push sensors): the target must then be empty. */
   readonly targetless?: boolean;
@@ -36,6 +45,14 @@ export interface Probe {
    * sentence naming the field, e.g. `options.expected_status must look like "200-299,301"`.
    */
   validate(target: string, options: Readonly<Record<string, unknown>>): string | null;
+  /** The hosts (names or literals) a run of this draft sends packets to; [] for none. */
+  peerHosts(target: string, options: Readonly<Record<string, unknown>>): string[];
+  /**
+   * Why a caller below administrator may not run this draft: options that shape the request
+   * beyond a plain check, reach local files, or judge what the peer sent (an oracle). Null when
+   * it may.
+   */
+  restrictedDraftProblem(options: Readonly<Record<string, unknown>>): string | null;
   /** Runs once. Never throws: every failure is an outcome with success false. */
   run(request: ProbeRequest): Promise<ProbeOutcome>;
   /** Releases pooled connections (at shutdown). */

@@ -21,7 +21,7 @@ import { ResultWriter } from '../history/result-writer.service';
 import { MaintenanceService } from '../maintenance/maintenance.service';
 import { SchedulerService } from '../scheduler/scheduler.service';
 import { SensorRuntimeService } from '../scheduler/sensor-runtime.service';
-import { mergeDraft } from '../sensors/sensor-input';
+import { LIFTED_CREDENTIALS_MESSAGE, mergeDraft, withTargetCredentialsLifted } from '../sensors/sensor-input';
 import { SensorsRepository } from '../sensors/sensors.repository';
 import { InstallationSecretsService } from '../settings/installation-secrets.service';
 import { MapSettingsService } from '../sites/map-settings.service';
@@ -97,9 +97,17 @@ export class RestoreService {
       `.${DATABASE_FILE}.restore-upload-${randomBytes(6).toString('hex')}`,
     );
     try {
+      const liftedSensors: string[] = [];
       const plan = new RestorePlan({
         channel: (row) => void this.channels.checkedDraft(row),
-        sensor: (row) =>
+        sensor: (row) => {
+          // A backup of an older version may carry credentials in a target: converted, named in the log.
+          const lifted = withTargetCredentialsLifted(row);
+          if (lifted) {
+            row.target = lifted.target;
+            row.options = lifted.options;
+            liftedSensors.push(row.name);
+          }
           void mergeDraft(
             null,
             {
@@ -116,7 +124,8 @@ export class RestoreService {
             },
             this.catalogue,
             'given',
-          ),
+          );
+        },
       });
       const ms: Record<string, number> = {};
       let mark = started;
@@ -192,7 +201,9 @@ export class RestoreService {
         safety_copy: safetyCopy,
         token_epoch_notice: (plan.accounts?.length ?? 0) > 0,
       };
-      // Row counts and the copy's name only: nothing of the document reaches the log.
+      // Row counts, the copy's name and converted sensors' names only: no value of the document.
+      if (liftedSensors.length > 0)
+        this.logger.warn({ sensors: liftedSensors }, `restore: ${LIFTED_CREDENTIALS_MESSAGE}`);
       this.logger.info(
         {
           counts: outcome.counts,

@@ -13,7 +13,12 @@ import type { AppLogger } from '../core/logging/logger';
 import { StartupError } from '../core/process/startup-error';
 import { MaintenanceRepository } from '../maintenance/maintenance.repository';
 import { MaintenanceService } from '../maintenance/maintenance.service';
-import { draftColumns, mergeDraft } from '../sensors/sensor-input';
+import {
+  draftColumns,
+  LIFTED_CREDENTIALS_MESSAGE,
+  mergeDraft,
+  withTargetCredentialsLifted,
+} from '../sensors/sensor-input';
 import { SensorsRepository } from '../sensors/sensors.repository';
 import { SitesRepository } from '../sites/sites.repository';
 import { StatusPagesService } from '../status-pages/status-pages.service';
@@ -115,7 +120,15 @@ export class DeclaredConfigSync implements OnModuleInit {
   ): Promise<Map<string, number>> {
     const now = this.clock.now();
     const ids = new Map<string, number>();
-    for (const sensor of this.config.sensors) {
+    for (const declaredSensor of this.config.sensors) {
+      // The file is the operator's to edit: converted here at every start, and the line says so.
+      const lifted = withTargetCredentialsLifted(declaredSensor);
+      if (lifted)
+        this.logger.warn(
+          { sensor: declaredSensor.name },
+          `configuration file: ${LIFTED_CREDENTIALS_MESSAGE}; write them there in the file`,
+        );
+      const sensor = lifted ?? declaredSensor;
       // Checked like an API create; site and channels are resolved by name below.
       const draft = declared('sensors', sensor.name, () =>
         mergeDraft(null, { ...sensor, site: '', channels: [] }, this.probes, 'given'),

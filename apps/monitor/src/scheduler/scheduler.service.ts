@@ -389,6 +389,8 @@ export async function runProbe(
   catalogue: ProbeCatalogue,
   definition: SensorDefinition,
   controller: AbortController,
+  /** A draft probe of a caller below administrator: addresses go through the address guard. */
+  guarded = false,
 ): Promise<ProbeOutcome> {
   const probe = catalogue.get(definition.type);
   if (!probe) return { success: false, message: `no probe for type ${definition.type}`, latencyMs: null };
@@ -407,6 +409,7 @@ export async function runProbe(
         options: definition.options,
         timeoutMs: limit,
         signal: controller.signal,
+        guarded,
       }),
       deadline,
     ]);

@@ -25,7 +25,7 @@ import { InvalidInputError } from '@monitor/domain';
 import type { FastifyRequest } from 'fastify';
 import { RequireAccess } from '../auth/access.decorator';
 import { OkDto } from '../auth/dto/auth.dto';
-import { actorName, currentPrincipal } from '../auth/principal';
+import { actorName, currentPrincipal, hasRole } from '../auth/principal';
 import { Clock } from '../core/clock/clock';
 import { IncidentDto } from '../incidents/dto/incident.dto';
 import { IncidentsService } from '../incidents/incidents.service';
@@ -70,9 +70,17 @@ export class SensorsController {
   @RequireAccess('operator')
   @HttpCode(200)
   @ApiOkResponse({ type: ValidateResultDto })
-  validate(@Body() body: ValidateSensorDto): Promise<ValidateResultDto> {
+  @ApiForbiddenResponse({
+    description:
+      'refused: the operator role or higher is needed, or a cookie-authenticated write whose Origin is another site; below administrator also a draft probe with request options, checks of the answer or a socket path',
+  })
+  @ApiBadRequestResponse({
+    description:
+      'invalid body or parameters; the error names the field; below administrator also a draft probe of a link-local or cloud metadata address',
+  })
+  validate(@Body() body: ValidateSensorDto, @Req() request: FastifyRequest): Promise<ValidateResultDto> {
     const { probe, ...draft } = body;
-    return this.sensors.validate(draft, probe === true);
+    return this.sensors.validate(draft, probe === true, hasRole(currentPrincipal(request), 'admin'));
   }
 
   /** One sensor with its status, last message and sparkline. */

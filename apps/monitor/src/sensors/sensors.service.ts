@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ProbeResult, PushToken, Sensor, SensorStatus, Site, SummarySensor } from '@monitor/contracts';
-import { ConflictError, InvalidInputError, NotFoundError, pushUrl } from '@monitor/domain';
-import { newPushToken, ProbeCatalogue } from '@monitor/probes';
+import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, pushUrl } from '@monitor/domain';
+import { newPushToken, ProbeCatalogue, restrictedDraftRefusal, withoutPeerText } from '@monitor/probes';
 import { ChannelsRepository } from '../channels/channels.repository';
 import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
@@ -154,16 +154,30 @@ export class SensorsService {
     this.events.emit('sensor', { id, action: 'deleted' });
   }
 
-  /** Checks a draft the way create does; with `probe`, runs it once (stores nothing). */
-  async validate(input: SensorInputDto, probe: boolean): Promise<{ ok: true; result?: ProbeResult }> {
+  /**
+   * Checks a draft the way create does; with `probe`, runs it once (stores nothing). Below
+   * administrator the run is restricted (see draft-probe.ts): no request shaping or checks of the
+   * peer's answer (403), no link-local or metadata address (400), and a message without peer text.
+   */
+  async validate(
+    input: SensorInputDto,
+    probe: boolean,
+    admin: boolean,
+  ): Promise<{ ok: true; result?: ProbeResult }> {
     const draft = mergeDraft(null, input, this.catalogue);
     await this.unit.transaction(async (tx) => {
       await this.columns(draft, tx, null);
     });
     if (!probe) return { ok: true };
+    const probeOfType = this.catalogue.get(draft.type);
+    if (!admin && probeOfType) {
+      const refusal = await restrictedDraftRefusal(probeOfType, draft.target, draft.options);
+      if (refusal?.kind === 'forbidden') throw new ForbiddenError(refusal.message);
+      if (refusal) throw new InvalidInputError(refusal.message);
+    }
     const started = this.clock.now();
-    const outcome = await runProbe(this.catalogue, this.definitionOf(draft), new AbortController());
-    return { ok: true, result: resultView(started, outcome) };
+    const outcome = await runProbe(this.catalogue, this.definitionOf(draft), new AbortController(), !admin);
+    return { ok: true, result: resultView(started, admin ? outcome : withoutPeerText(outcome)) };
   }
 
   /**

@@ -4,9 +4,11 @@ import { lookup } from 'node:dns/promises';
 import { readFile } from 'node:fs/promises';
 import * as net from 'node:net';
 import * as dnsPacket from 'dns-packet';
+import { resolveGuarded } from '../address-guard';
 import { stringOption } from '../options';
 import type { Probe, ProbeOutcome, ProbeRequest } from '../probe';
 import {
+  adminOnlyOptions,
   Deadline,
   checkKnownOptions,
   checkString,
@@ -144,7 +146,18 @@ export class DnsProbe implements Probe {
     );
   }
 
-  async run({ target, options, timeoutMs, signal }: ProbeRequest): Promise<ProbeOutcome> {
+  /** The server is the peer; the queried name is only asked about. */
+  peerHosts(_target: string, options: Readonly<Record<string, unknown>>): string[] {
+    const server = typeof options.server === 'string' ? parseHostPort(options.server, 53) : null;
+    return server ? [server.host] : [];
+  }
+
+  /** The records are what the server sent: an expected substring would be an oracle on them. */
+  restrictedDraftProblem(options: Readonly<Record<string, unknown>>): string | null {
+    return adminOnlyOptions(options, ['expected']);
+  }
+
+  async run({ target, options, timeoutMs, signal, guarded }: ProbeRequest): Promise<ProbeOutcome> {
     const type = recordType(options);
     const name = type === 'PTR' ? (reverseName(target) ?? target) : target;
     const transport: Transport = options.transport === 'tcp' ? 'tcp' : 'udp';
@@ -159,9 +172,12 @@ export class DnsProbe implements Probe {
         return { success: false, message: 'no DNS server: set options.server', latencyMs: null };
       }
       serverHost = server.host;
-      const address = net.isIP(server.host)
-        ? server.host
-        : (await deadline.race(lookup(server.host))).address;
+      // Guarded: the query goes to the address the guard checked.
+      const address = guarded
+        ? (await deadline.race(resolveGuarded(server.host))).address
+        : net.isIP(server.host)
+          ? server.host
+          : (await deadline.race(lookup(server.host))).address;
 
       const id = randomInt(0, 65536);
       const query: dnsPacket.Packet = {

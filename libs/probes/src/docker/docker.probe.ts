@@ -4,6 +4,7 @@ import { Client } from 'undici';
 import { stringOption } from '../options';
 import type { Probe, ProbeOutcome, ProbeRequest } from '../probe';
 import {
+  adminOnlyOptions,
   Deadline,
   checkKnownOptions,
   checkTimeout,
@@ -48,6 +49,16 @@ export class DockerProbe implements Probe {
   readonly optionNames = OPTION_NAMES;
   /** One kept-alive client per socket path. */
   private readonly clients = new Map<string, Client>();
+
+  /** Only the local engine's socket: no network peer. */
+  peerHosts(): string[] {
+    return [];
+  }
+
+  /** The socket path would let a caller read any local socket; the engine's state is not shown either. */
+  restrictedDraftProblem(options: Readonly<Record<string, unknown>>): string | null {
+    return adminOnlyOptions(options, ['socket']);
+  }
 
   validate(target: string, options: Readonly<Record<string, unknown>>): string | null {
     return firstProblem(

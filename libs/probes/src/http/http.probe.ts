@@ -1,9 +1,12 @@
 import { TLSSocket } from 'node:tls';
+import { BlockedAddressError, guardedLookup, isBlockedName } from '../address-guard';
 import { Agent, buildConnector, interceptors, request, type Dispatcher } from 'undici';
 import { boolOption, intOption, stringMapOption, stringOption, type Options } from '../options';
 import type { Probe, ProbeOutcome, ProbeRequest } from '../probe';
 import {
   Deadline,
+  adminOnlyOption,
+  adminOnlyOptions,
   checkBoolean,
   checkInteger,
   checkKnownOptions,
@@ -19,9 +22,11 @@ import {
   verifyPeer,
   type CertificateDates,
 } from '../probe-messages';
+import { validateBasicAuth, validateHeaders, validateMethod, validateUrl } from './http-validation';
 import { JSON_OPTION_NAMES, jsonCheckOf, runJsonCheck, validateJsonCheck } from './json-check';
 
-export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+export { HTTP_METHODS, URL_CREDENTIALS_PROBLEM } from './http-validation';
+
 export const DEFAULT_EXPECTED_STATUS = '200-399';
 /** The most of a body read for the keyword and JSON checks; the rest is not downloaded. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -37,10 +42,19 @@ const OPTION_NAMES = [
   'follow_redirects',
   'insecure_skip_verify',
   'cert_warn_days',
+  'basic_auth_user',
+  'basic_auth_password',
   ...JSON_OPTION_NAMES,
 ];
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const HEADER_VALUE = /^[^\r\n\0]*$/;
+/** Options a draft probe below administrator may not set: request shaping and checks of the body. */
+const ADMIN_ONLY_DRAFT_OPTIONS = [
+  'headers',
+  'body',
+  'basic_auth_user',
+  'basic_auth_password',
+  'keyword',
+  ...JSON_OPTION_NAMES,
+];
 
 export interface HttpProbeSettings {
   /** Authorities to trust instead of Node's bundled roots (tests; private PKI). */
@@ -98,10 +112,11 @@ function originKey(hostname: string, port: string | number | null | undefined): 
  */
 export class HttpProbe implements Probe {
   readonly type = 'http';
-  readonly secretOptions: readonly string[] = [];
+  /** Header values and the body carry tokens and passwords as often as basic auth does. */
+  readonly secretOptions: readonly string[] = ['headers', 'body', 'basic_auth_password'];
   readonly optionNames = OPTION_NAMES;
 
-  private readonly agents = new Map<boolean, Agent>();
+  private readonly agents = new Map<string, Agent>();
   private readonly dispatchers = new Map<string, Dispatcher>();
   private readonly certificates = new Map<string, CertificateDates>();
 
@@ -114,6 +129,7 @@ export class HttpProbe implements Probe {
       () => checkTimeout(options),
       () => validateMethod(options.method),
       () => validateHeaders(options.headers),
+      () => validateBasicAuth(options),
       () => checkString(options, 'body', 1024 * 1024),
       () =>
         typeof options.body === 'string' &&
@@ -135,7 +151,21 @@ export class HttpProbe implements Probe {
     );
   }
 
-  async run({ target, options, timeoutMs, signal }: ProbeRequest): Promise<ProbeOutcome> {
+  peerHosts(target: string): string[] {
+    try {
+      return [stripBrackets(new URL(target).hostname)];
+    } catch {
+      return [];
+    }
+  }
+
+  restrictedDraftProblem(options: Readonly<Record<string, unknown>>): string | null {
+    const method = typeof options.method === 'string' ? options.method.toUpperCase() : 'GET';
+    if (method !== 'GET' && method !== 'HEAD') return adminOnlyOption('method', `${method} is allowed`);
+    return adminOnlyOptions(options, ADMIN_ONLY_DRAFT_OPTIONS);
+  }
+
+  async run({ target, options, timeoutMs, signal, guarded = false }: ProbeRequest): Promise<ProbeOutcome> {
     let url: URL;
     try {
       url = new URL(target);
@@ -160,6 +190,11 @@ export class HttpProbe implements Probe {
     const headers = stringMapOption(options, 'headers');
     if (!Object.keys(headers).some((name) => name.toLowerCase() === 'user-agent'))
       headers['user-agent'] = USER_AGENT;
+    const user = stringOption(options, 'basic_auth_user', '');
+    if (user !== '') {
+      const password = stringOption(options, 'basic_auth_password', '');
+      headers.authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+    }
     const body =
       typeof options.body === 'string' && method !== 'GET' && method !== 'HEAD' ? options.body : undefined;
 
@@ -169,7 +204,7 @@ export class HttpProbe implements Probe {
     try {
       const response = await deadline.race(
         request(url, {
-          dispatcher: this.dispatcher(insecure, follow),
+          dispatcher: this.dispatcher(insecure, follow, guarded),
           method: method as Dispatcher.HttpMethod,
           headers,
           body,
@@ -235,23 +270,39 @@ export class HttpProbe implements Probe {
     await Promise.all(agents.map((agent) => agent.destroy()));
   }
 
-  private dispatcher(insecure: boolean, follow: boolean): Dispatcher {
-    const key = `${insecure}:${follow}`;
+  private dispatcher(insecure: boolean, follow: boolean, guarded: boolean): Dispatcher {
+    const key = `${insecure}:${follow}:${guarded}`;
     let dispatcher = this.dispatchers.get(key);
     if (!dispatcher) {
-      const agent = this.agent(insecure);
+      const agent = this.agent(insecure, guarded);
       dispatcher = follow ? agent.compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTS })) : agent;
       this.dispatchers.set(key, dispatcher);
     }
     return dispatcher;
   }
 
-  private agent(insecure: boolean): Agent {
-    let agent = this.agents.get(insecure);
+  /**
+   * A guarded agent (draft probes below administrator) has its own pool: its connector looks
+   * names up through the address guard and connects to the address it checked, for the target
+   * and for every redirect; a literal is checked before connecting.
+   */
+  private agent(insecure: boolean, guarded: boolean): Agent {
+    const agentKey = `${insecure}:${guarded}`;
+    let agent = this.agents.get(agentKey);
     if (!agent) {
       // timeout 0: no connect time-out of undici's own; the run's deadline aborts instead.
-      const connectBase = buildConnector({ rejectUnauthorized: false, ca: this.settings.ca, timeout: 0 });
-      const connect: buildConnector.connector = (options, callback) =>
+      const connectBase = buildConnector({
+        rejectUnauthorized: false,
+        ca: this.settings.ca,
+        timeout: 0,
+        ...(guarded ? { lookup: guardedLookup } : {}),
+      });
+      const connect: buildConnector.connector = (options, callback) => {
+        const literal = stripBrackets(options.hostname);
+        if (guarded && isBlockedName(literal)) {
+          callback(new BlockedAddressError(literal), null);
+          return;
+        }
         connectBase(options, (error, socket) => {
           if (error || !(socket instanceof TLSSocket)) {
             if (error) callback(error, null);
@@ -268,8 +319,9 @@ export class HttpProbe implements Probe {
             callback(null, socket);
           }
         });
+      };
       agent = new Agent({ connect });
-      this.agents.set(insecure, agent);
+      this.agents.set(agentKey, agent);
     }
     return agent;
   }
@@ -302,38 +354,4 @@ export async function readCapped(
     if (size >= max) break; // leaving the loop destroys the stream and its connection
   }
   return Buffer.concat(chunks, Math.min(size, max)).toString('utf8');
-}
-
-function validateUrl(target: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(target);
-  } catch {
-    return 'target must be an http or https URL';
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
-    return 'target must be an http or https URL';
-  }
-  return null;
-}
-
-function validateMethod(method: unknown): string | null {
-  if (method === undefined) return null;
-  return typeof method === 'string' && (HTTP_METHODS as readonly string[]).includes(method.toUpperCase())
-    ? null
-    : `options.method must be one of ${HTTP_METHODS.join(', ')}`;
-}
-
-function validateHeaders(headers: unknown): string | null {
-  if (headers === undefined) return null;
-  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
-    return 'options.headers must be an object of header names to string values';
-  }
-  for (const [name, value] of Object.entries(headers)) {
-    if (!HEADER_NAME.test(name)) return `options.headers has an invalid header name ${quote(name)}`;
-    if (typeof value !== 'string' || !HEADER_VALUE.test(value)) {
-      return `options.headers.${name} must be a string without line breaks`;
-    }
-  }
-  return null;
 }

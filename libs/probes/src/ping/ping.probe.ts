@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { BLOCKED_ADDRESS_MESSAGE, isBlockedAddress, isBlockedName } from '../address-guard';
 import { intOption, type Options } from '../options';
 import type { Probe, ProbeOutcome, ProbeRequest } from '../probe';
 import { icmpAddon, type IcmpAddon, type IpFamily } from './icmp-addon';
@@ -92,6 +93,14 @@ export class PingProbe implements Probe {
 
   constructor(private readonly addon: () => IcmpAddon | string = icmpAddon) {}
 
+  peerHosts(target: string): string[] {
+    return [hostOf(target)];
+  }
+
+  restrictedDraftProblem(): string | null {
+    return null;
+  }
+
   validate(target: string, options: Options): string | null {
     const host = typeof target === 'string' ? hostOf(target) : '';
     if (isIP(host) === 0 && !HOST_NAME.test(host)) return 'target must be a host name or an IP address';
@@ -105,12 +114,17 @@ export class PingProbe implements Probe {
     return null;
   }
 
-  async run({ target, options, timeoutMs, signal }: ProbeRequest): Promise<ProbeOutcome> {
+  async run({ target, options, timeoutMs, signal, guarded }: ProbeRequest): Promise<ProbeOutcome> {
     const started = performance.now();
     const host = hostOf(target);
     try {
       const count = intOption(options, 'count', PING_DEFAULT_COUNT, 1, PING_MAX_COUNT);
+      if (guarded && isBlockedName(host))
+        return { success: false, message: BLOCKED_ADDRESS_MESSAGE, latencyMs: null };
       const resolved = await resolveHost(host, timeoutMs, signal);
+      // The echo goes to the address checked here, so no later lookup can answer differently.
+      if (guarded && typeof resolved === 'object' && isBlockedAddress(resolved.address))
+        return { success: false, message: BLOCKED_ADDRESS_MESSAGE, latencyMs: null };
       if (resolved === 'unresolved')
         return { success: false, message: `cannot resolve host ${host}`, latencyMs: null };
       if (resolved === 'timeout') {

@@ -15,6 +15,14 @@ export class PushProbe implements Probe {
   readonly optionNames = OPTION_NAMES;
   readonly targetless = true;
 
+  peerHosts(): string[] {
+    return [];
+  }
+
+  restrictedDraftProblem(): string | null {
+    return null;
+  }
+
   validate(target: string, options: Readonly<Record<string, unknown>>): string | null {
     return firstProblem(
       () => (target === '' ? null : 'target must be empty for push sensors'),

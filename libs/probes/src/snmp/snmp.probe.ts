@@ -1,8 +1,10 @@
 import { isIP } from 'node:net';
 import * as snmp from 'net-snmp';
+import { resolveGuarded } from '../address-guard';
 import { intOption, numberOption, stringOption } from '../options';
 import type { Probe, ProbeOutcome, ProbeRequest } from '../probe';
 import {
+  adminOnlyOptions,
   Deadline,
   checkInteger,
   checkKnownOptions,
@@ -109,16 +111,27 @@ export class SnmpProbe implements Probe {
     );
   }
 
-  async run({ target, options, timeoutMs, signal }: ProbeRequest): Promise<ProbeOutcome> {
+  peerHosts(target: string): string[] {
+    return [stripBrackets(target)];
+  }
+
+  /** The value is what the agent sent: an expected substring or a range would be an oracle on it. */
+  restrictedDraftProblem(options: Readonly<Record<string, unknown>>): string | null {
+    return adminOnlyOptions(options, ['expected', 'min', 'max']);
+  }
+
+  async run({ target, options, timeoutMs, signal, guarded }: ProbeRequest): Promise<ProbeOutcome> {
     const community = stringOption(options, 'community', 'public');
     const scrub = (message: string): string => message.split(community).join('***');
     const oid = stringOption(options, 'oid', '').replace(/^\./, '');
     if (!OID.test(oid)) return { success: false, message: 'options.oid is required', latencyMs: null };
-    const host = stripBrackets(target);
+    const named = stripBrackets(target);
 
     const deadline = new Deadline(timeoutMs, signal);
     let session: snmp.Session | undefined;
     try {
+      // Guarded: the request goes to the address the guard checked, not to a second lookup.
+      const host = guarded ? (await deadline.race(resolveGuarded(named))).address : named;
       session = snmp.createSession(host, community, {
         version: snmp.Version2c,
         port: intOption(options, 'port', 161, 1, 65535),

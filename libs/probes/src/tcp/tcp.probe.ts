@@ -1,5 +1,6 @@
 import * as net from 'node:net';
 import * as tls from 'node:tls';
+import { BlockedAddressError, guardedLookup, isBlockedName } from '../address-guard';
 import { boolOption, intOption } from '../options';
 import type { Probe, ProbeOutcome, ProbeRequest } from '../probe';
 import {
@@ -39,6 +40,15 @@ export class TcpProbe implements Probe {
 
   constructor(private readonly settings: TcpProbeSettings = {}) {}
 
+  peerHosts(target: string): string[] {
+    const parsed = parseHostPort(target);
+    return parsed ? [parsed.host] : [];
+  }
+
+  restrictedDraftProblem(): string | null {
+    return null;
+  }
+
   validate(target: string, options: Readonly<Record<string, unknown>>): string | null {
     return firstProblem(
       () => {
@@ -53,7 +63,7 @@ export class TcpProbe implements Probe {
     );
   }
 
-  async run({ target, options, timeoutMs, signal }: ProbeRequest): Promise<ProbeOutcome> {
+  async run({ target, options, timeoutMs, signal, guarded }: ProbeRequest): Promise<ProbeOutcome> {
     const address = parseHostPort(target);
     if (!address) return { success: false, message: 'target must have the form host:port', latencyMs: null };
     const useTls = boolOption(options, 'tls', false);
@@ -64,7 +74,13 @@ export class TcpProbe implements Probe {
     const startedAt = performance.now();
     let socket: net.Socket | undefined;
     try {
+      // Guarded: the socket connects to the address the guard's lookup checked.
+      const lookup = guarded ? { lookup: guardedLookup } : {};
       const connected = new Promise<CertificateDates | null>((resolve, reject) => {
+        if (guarded && isBlockedName(address.host)) {
+          reject(new BlockedAddressError(address.host));
+          return;
+        }
         if (useTls) {
           const tlsSocket = tls.connect({
             host: address.host,
@@ -72,6 +88,7 @@ export class TcpProbe implements Probe {
             servername: net.isIP(address.host) ? undefined : address.host,
             rejectUnauthorized: false,
             ca: this.settings.ca,
+            ...lookup,
           });
           socket = tlsSocket;
           tlsSocket.once('secureConnect', () => {
@@ -80,7 +97,7 @@ export class TcpProbe implements Probe {
             else resolve(peerCertificateDates(tlsSocket));
           });
         } else {
-          socket = net.connect({ host: address.host, port: address.port });
+          socket = net.connect({ host: address.host, port: address.port, ...lookup });
           socket.once('connect', () => resolve(null));
         }
         socket.once('error', reject);

@@ -24,7 +24,12 @@ export interface OptionSpec {
   readonly required?: boolean;
   readonly min?: number;
   readonly max?: number;
+  /** A secret shown in a non-password field (the request body): masked and kept like `secret`. */
+  readonly secret?: boolean;
 }
+
+/** True for an option the server masks as `__stored__` (headers are masked row by row). */
+export const isSecretSpec = (spec: OptionSpec): boolean => spec.kind === 'secret' || spec.secret === true;
 
 /** Labels and hints live in the catalogue under `editor.type.<type>.`; the placeholder is an example value. */
 export interface TypeInfo {
@@ -70,7 +75,9 @@ export const OPTION_SPECS: Readonly<Record<SensorType, readonly OptionSpec[]>> =
       fallback: 'GET',
     },
     { name: 'headers', key: 'headers', kind: 'headers' },
-    { name: 'body', key: 'body', kind: 'textarea' },
+    { name: 'body', key: 'body', kind: 'textarea', secret: true },
+    { name: 'basic_auth_user', key: 'basicAuthUser', kind: 'text' },
+    { name: 'basic_auth_password', key: 'basicAuthPassword', kind: 'secret' },
     { name: 'expected_status', key: 'expectedStatus', kind: 'text', fallback: '200-399' },
     { name: 'keyword', key: 'keyword', kind: 'text' },
     { name: 'invert_keyword', key: 'invertKeyword', kind: 'boolean', fallback: false },
@@ -107,6 +114,8 @@ export const OPTION_SPECS: Readonly<Record<SensorType, readonly OptionSpec[]>> =
 export interface HeaderRow {
   readonly key: string;
   readonly value: string;
+  /** The server holds this header's value (sent back as the marker while the value is left empty). */
+  readonly stored?: boolean;
 }
 
 /** The editor's state: every field as typed (numbers as text), so nothing is lost while typing. */
@@ -170,12 +179,11 @@ export function draftFromSensor(sensor: Sensor): SensorDraft {
     if (value === undefined || value === null) continue;
     if (spec.kind === 'headers') {
       if (typeof value === 'object') {
-        headers = Object.entries(value as Record<string, unknown>).map(([key, v]) => ({
-          key,
-          value: String(v),
-        }));
+        headers = Object.entries(value as Record<string, unknown>).map(([key, v]) =>
+          v === STORED_SECRET ? { key, value: '', stored: true } : { key, value: String(v) },
+        );
       }
-    } else if (spec.kind === 'secret' && value === STORED_SECRET) {
+    } else if (isSecretSpec(spec) && value === STORED_SECRET) {
       stored.push(spec.name);
       options[spec.name] = '';
     } else if (spec.kind === 'boolean') {
@@ -228,7 +236,9 @@ export function optionsBody(draft: SensorDraft): Record<string, unknown> {
     if (spec.kind === 'headers') {
       const rows = draft.headers.filter((row) => row.key.trim() !== '');
       if (rows.length > 0)
-        options[spec.name] = Object.fromEntries(rows.map((row) => [row.key.trim(), row.value]));
+        options[spec.name] = Object.fromEntries(
+          rows.map((row) => [row.key.trim(), row.stored && row.value === '' ? STORED_SECRET : row.value]),
+        );
       continue;
     }
     const value = draft.options[spec.name];
@@ -236,8 +246,8 @@ export function optionsBody(draft: SensorDraft): Record<string, unknown> {
       if (typeof value === 'boolean' && value !== (spec.fallback === true)) options[spec.name] = value;
     } else if (typeof value === 'string' && value.trim() !== '') {
       options[spec.name] =
-        spec.kind === 'number' ? numberOrText(value) : spec.kind === 'secret' ? value : value.trim();
-    } else if (spec.kind === 'secret' && draft.stored.includes(spec.name)) {
+        spec.kind === 'number' ? numberOrText(value) : isSecretSpec(spec) ? value : value.trim();
+    } else if (isSecretSpec(spec) && draft.stored.includes(spec.name)) {
       options[spec.name] = STORED_SECRET;
     }
   }

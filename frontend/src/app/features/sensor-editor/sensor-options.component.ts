@@ -5,7 +5,7 @@ import { t } from '../../core/i18n/i18n';
 
 import { inputValue } from '../../shared/forms/form-helpers';
 import { SensorEditorStore } from './sensor-editor.store';
-import { OPTION_SPECS, type OptionSpec, optionHelp, optionLabel } from './sensor-form';
+import { isSecretSpec, OPTION_SPECS, type OptionSpec, optionHelp, optionLabel } from './sensor-form';
 
 /** The options of the draft's type, each with its help text, default and bounds. */
 @Component({
@@ -55,7 +55,10 @@ import { OPTION_SPECS, type OptionSpec, optionHelp, optionLabel } from './sensor
                   <input
                     class="input"
                     [id]="'header-value-' + $index"
-                    [placeholder]="'editor.headers.valuePlaceholder' | transloco"
+                    [placeholder]="
+                      (row.stored ? 'editor.options.storedPlaceholder' : 'editor.headers.valuePlaceholder')
+                        | transloco
+                    "
                     autocomplete="off"
                     [value]="row.value"
                     (input)="setHeader($index, 'value', $event)"
@@ -103,6 +106,9 @@ import { OPTION_SPECS, type OptionSpec, optionHelp, optionLabel } from './sensor
                   class="input"
                   rows="3"
                   [id]="'opt-' + spec.name"
+                  [attr.placeholder]="
+                    isStored(spec) ? ('editor.options.storedPlaceholder' | transloco) : null
+                  "
                   [attr.aria-describedby]="'opt-' + spec.name + '-hint'"
                   [value]="value(spec)"
                   (input)="setText(spec, $event)"
@@ -184,7 +190,7 @@ export class SensorOptionsComponent {
   }
 
   protected isStored(spec: OptionSpec): boolean {
-    return spec.kind === 'secret' && this.store.draft().stored.includes(spec.name);
+    return isSecretSpec(spec) && this.store.draft().stored.includes(spec.name);
   }
 
   /** Called from the template, where the language signal they read re-renders the view on a change. */
@@ -207,7 +213,14 @@ export class SensorOptionsComponent {
   protected setHeader(index: number, part: 'key' | 'value', event: Event): void {
     const rows = this.store
       .draft()
-      .headers.map((row, i) => (i === index ? { ...row, [part]: inputValue(event) } : row));
+      // A renamed header no longer has a stored value to keep.
+      .headers.map((row, i) =>
+        i !== index
+          ? row
+          : part === 'key'
+            ? { key: inputValue(event), value: row.value }
+            : { ...row, value: inputValue(event) },
+      );
     this.store.setHeaders(rows);
   }
 

@@ -11,6 +11,7 @@ import {
   Sensor,
 } from './support/sensors';
 import { push, results, startWatching } from './support/push';
+import { rawRequest } from './support/raw-http';
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
@@ -261,6 +262,48 @@ describe('push sensors', () => {
       const text = JSON.stringify(t.logs);
       expect(text).not.toContain(token);
       expect(text).not.toContain('E'.repeat(32));
+    });
+
+    it('never writes a token to the request log, however the push URL is spelled', async () => {
+      const { token } = await pushSensor('spelled job');
+      const hex = (c: string) => '%' + c.charCodeAt(0).toString(16).toUpperCase();
+      const escaped = [...token].map(hex).join('');
+      const paths = [
+        `/api/pu%73h/${token}?status=up`,
+        `/api/push/${escaped}?status=up`,
+        `/api/push/${hex(token[0]!)}${token.slice(1)}`,
+        `/api/push/${token};v=1?status=up`,
+        `/api/push/${token}/`,
+        `/api/push/${token}/extra?status=up`,
+        `//api/push/${token}`,
+        `/api//push/${token}`,
+        `/API/PUSH/${token}`,
+        `/api/./push/${token}`,
+        `/api/x/../push/${token}`,
+        `/api/%2570ush/${token}`,
+        `/api/push/${token}%ZZ`,
+        `/api/push/${token}${'x'.repeat(120)}`,
+      ];
+      const from = t.logs.length;
+      const statuses: number[] = [];
+      for (const method of ['GET', 'POST']) {
+        for (const p of paths) {
+          const body = method === 'POST' ? '{}' : '';
+          const head = `${method} ${p} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n`;
+          const type = method === 'POST' ? 'content-type: application/json\r\n' : '';
+          const res = await rawRequest(t.url, `${head}${type}content-length: ${body.length}\r\n\r\n${body}`);
+          statuses.push(res.status);
+        }
+      }
+      // Several spellings reach the push route itself, the others are refused by the router.
+      expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(6);
+      expect(statuses).not.toContain(0);
+      const lines = t.logs.slice(from).filter((l) => l.msg === 'http request');
+      expect(lines).toHaveLength(paths.length * 2);
+      expect(new Set(lines.map((l) => l.path))).toEqual(new Set(['/api/push/{token}']));
+      const text = JSON.stringify(t.logs).toLowerCase();
+      for (const secret of [token, token.slice(1), escaped, token.slice(0, 16)])
+        expect(text).not.toContain(secret.toLowerCase());
     });
 
     it('answers 429 with Retry-After past 10 pushes a second to one token, recording none of them', async () => {

@@ -13,6 +13,8 @@ import {
 import { push, results, startWatching } from './support/push';
 import { rawRequest } from './support/raw-http';
 import { startTestApp, TestApp } from './support/test-app';
+import { newPushToken } from '@monitor/probes';
+import { SensorRuntimeService } from '../../src/scheduler/sensor-runtime.service';
 
 /**
  * Push sensors over HTTP: the token (generated, masked, rotated), the push URL's input rules,
@@ -244,6 +246,36 @@ describe('push sensors', () => {
         Array.from({ length: 5 }, () => [404, { error: 'unknown push token' }]),
       );
       expect(await results(t, admin, paused.sensor.id)).toEqual([]);
+    });
+
+    it('answers a flood of unknown tokens without passing over the sensors, and still learns new ones', async () => {
+      const runtime = t.app.get(SensorRuntimeService);
+      expect((await push(t, newPushToken(), '?status=up')).status).toBe(404);
+      const passes = jest.spyOn(runtime, 'all');
+      try {
+        for (let i = 0; i < 300; i++) {
+          const res = await push(t, newPushToken(), '?status=up');
+          expect(res.status).toBe(404);
+        }
+        expect(passes).not.toHaveBeenCalled();
+        // A sensor created since, and a token rotated since, are found at their first push.
+        const { sensor, token } = await pushSensor('flooded job');
+        expect((await push(t, token, '?status=up')).status).toBe(200);
+        const rotated = await call<{ token: string }>(
+          t,
+          'POST',
+          `/api/sensors/${sensor.id}/push-token`,
+          undefined,
+          admin,
+        );
+        expect((await push(t, token, '?status=up')).status).toBe(404);
+        expect((await push(t, rotated.body.token, '?status=up')).status).toBe(200);
+        const learned = passes.mock.calls.length;
+        for (let i = 0; i < 100; i++) await push(t, newPushToken(), '?status=up');
+        expect(passes).toHaveBeenCalledTimes(learned);
+      } finally {
+        passes.mockRestore();
+      }
     });
 
     it('never writes a token to the request log', async () => {

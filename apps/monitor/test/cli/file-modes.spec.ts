@@ -100,7 +100,8 @@ describe('file modes under a permissive umask', () => {
     async () => {
       const parent = resources.dir();
       fs.chmodSync(parent, 0o755);
-      const dataDir = path.join(parent, 'data');
+      // A parent made on the way stays passable: PUID must reach the directory after the drop.
+      const dataDir = path.join(parent, 'made', 'data');
       const server = resources.server(
         await startPermissive({ dataDir, env: { PUID: String(NOBODY), PGID: String(NOBODY) } }),
       );

@@ -23,6 +23,12 @@ describe('private files of the data directory', () => {
     const dir = path.join(root, 'a', 'data');
     makePrivateDirectory(dir);
     expect(modeOf(dir)).toBe(0o700);
+    // A parent it had to make stays reachable for the identity the process drops to.
+    expect(modeOf(path.join(root, 'a')) & 0o055).toBe(0o055);
+    makePrivateDirectory(dir);
+    expect(modeOf(dir)).toBe(0o700);
+    fs.writeFileSync(path.join(root, 'file'), 'x');
+    expect(() => makePrivateDirectory(path.join(root, 'file'))).toThrow(/EEXIST/);
     const existing = path.join(root, 'existing');
     fs.mkdirSync(existing, { mode: 0o755 });
     makePrivateDirectory(existing);

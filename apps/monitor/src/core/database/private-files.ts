@@ -23,11 +23,20 @@ export function isPrivateDataFile(name: string): boolean {
   );
 }
 
-/** Creates the directory (and missing parents) 0700; an existing directory keeps its mode. */
+/**
+ * Creates the directory 0700 (missing parents as usual: after the identity drop PUID must still
+ * reach it through them); an existing directory keeps its mode.
+ */
 export function makePrivateDirectory(dir: string): void {
-  const created = fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+  fs.mkdirSync(path.dirname(path.resolve(dir)), { recursive: true });
+  try {
+    fs.mkdirSync(dir, { mode: PRIVATE_DIRECTORY_MODE });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST' && fs.statSync(dir).isDirectory()) return;
+    throw error;
+  }
   // The umask may have taken bits away (an umask of 0200 would leave it unwritable).
-  if (created !== undefined) fs.chmodSync(dir, PRIVATE_DIRECTORY_MODE);
+  fs.chmodSync(dir, PRIVATE_DIRECTORY_MODE);
 }
 
 /** Creates an empty file 0600 whatever the umask; fails when it exists. */

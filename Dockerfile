@@ -8,6 +8,8 @@ FROM node:20-bookworm-slim AS build
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ git ca-certificates \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
+# @scarf/scarf (under swagger-ui-dist) reports installs to scarf.sh unless told not to.
+ENV SCARF_ANALYTICS=false
 COPY package.json package-lock.json ./
 # The postinstall step builds the project's ICMP addon (native/icmp) with node-gyp.
 COPY native ./native
@@ -26,6 +28,7 @@ FROM node:20-bookworm-slim AS deps
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
+ENV SCARF_ANALYTICS=false
 COPY package.json package-lock.json ./
 COPY native ./native
 RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force

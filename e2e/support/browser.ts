@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { chromium, type BrowserContext, type LaunchOptions, type Page } from 'playwright-core';
 
-type ContextOptions = Parameters<typeof chromium.launchPersistentContext>[1];
+type ContextOptions = NonNullable<Parameters<typeof chromium.launchPersistentContext>[1]>;
 
 export interface BrowserSession {
   readonly context: BrowserContext;
@@ -27,7 +27,7 @@ const CHROMIUM_ARGS: LaunchOptions['args'] = [
 
 /**
  * Launches the system Chromium (Debian's /usr/bin/chromium, or $CHROMIUM_PATH) with a fresh profile.
- * Never downloads a browser. `options` may set e.g. `viewport` or `colorScheme`.
+ * Never downloads a browser. `options` may set e.g. `viewport` or `colorScheme`, and `args` adds flags.
  */
 export async function openBrowser(
   options: Omit<ContextOptions, 'executablePath'> = {},
@@ -37,8 +37,9 @@ export async function openBrowser(
   try {
     context = await chromium.launchPersistentContext(userDataDir, {
       headless: true,
-      args: CHROMIUM_ARGS,
       ...options,
+      // Extra flags (e.g. --host-resolver-rules) come after ours.
+      args: [...CHROMIUM_ARGS!, ...(options.args ?? [])],
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     });
   } catch (error) {

@@ -13,6 +13,7 @@ import {
 } from '@nestjs/common';
 import {
   ApiConflictResponse,
+  ApiForbiddenResponse,
   ApiOkResponse,
   ApiTags,
   ApiTooManyRequestsResponse,
@@ -22,6 +23,8 @@ import type { SessionInfo } from '@monitor/contracts';
 import { LoginThrottle } from '@monitor/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../core/clock/clock';
+import { MONITOR_CONFIG } from '../core/config/config.tokens';
+import type { MonitorConfig } from '../core/config/monitor-config';
 import type { AppLogger } from '../core/logging/logger';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import { SettingsService } from '../settings/settings.service';
@@ -31,6 +34,7 @@ import { LoginDto, LoginResponseDto, OkDto, SetupDto, TotpLoginDto } from './dto
 import { principalOf } from './principal';
 import { clearSessionCookie, setSessionCookie } from './session-cookie';
 import { SessionInfoDto } from './dto/session-info.dto';
+import { namedHosts, setupHostRefusal } from './setup-host';
 
 /** The header a 429 carries. */
 const RETRY_AFTER = {
@@ -47,24 +51,43 @@ export class AuthController {
     private readonly settings: SettingsService,
     private readonly clock: Clock,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
+    @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
   ) {}
+
+  /** Why first-run setup may not run from the host this request names, or null. */
+  private setupRefusal(request: FastifyRequest): string | null {
+    return setupHostRefusal(namedHosts(request.headers), {
+      baseUrl: this.config.base_url,
+      allowedHosts: this.config.allowed_hosts,
+    });
+  }
 
   /** Whether setup is needed, whether the caller is signed in, the account and its UI settings. */
   @Get('session')
   @RequireAccess('public')
   @ApiOkResponse({ type: SessionInfoDto })
-  session(@Req() request: FastifyRequest): Promise<SessionInfo> {
-    return this.settings.sessionInfo(principalOf(request));
+  async session(@Req() request: FastifyRequest): Promise<SessionInfo> {
+    const info = await this.settings.sessionInfo(principalOf(request));
+    return { ...info, setup_host_allowed: this.setupRefusal(request) === null };
   }
 
-  /** Creates the first administrator and signs it in; refused (409) once any account exists. */
+  /**
+   * Creates the first administrator and signs it in; refused (409) once any account exists, and
+   * (403) while none exists when the request's host is not an IP address, localhost, the host of
+   * base_url or one of allowed_hosts.
+   */
   @Post('setup')
   @RequireAccess('public')
   @HttpCode(200)
   @ApiOkResponse({ type: OkDto })
+  @ApiForbiddenResponse({ description: 'the host the request names may not run first-run setup' })
   @ApiConflictResponse({ description: 'setup is done: an account already exists' })
-  async setup(@Body() body: SetupDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<OkDto> {
-    setSessionCookie(reply, await this.auth.setup(body));
+  async setup(
+    @Body() body: SetupDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<OkDto> {
+    setSessionCookie(reply, await this.auth.setup(body, this.setupRefusal(request)));
     return { ok: true };
   }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ConflictError } from '@monitor/domain';
+import { ConflictError, ForbiddenError } from '@monitor/domain';
 import type { LoginResponse, SetupRequest } from '@monitor/contracts';
 import { SettingsRepository } from '../settings/settings.repository';
 import { TotpService } from '../users/totp.service';
@@ -33,7 +33,9 @@ export class AuthService {
   ) {}
 
   /** First administrator, only while no account exists at all. Returns its session token. */
-  async setup(request: SetupRequest): Promise<string> {
+  /** `hostRefusal`: why the request's host may not run setup (checked only while no account exists). */
+  async setup(request: SetupRequest, hostRefusal: string | null = null): Promise<string> {
+    if (hostRefusal !== null && (await this.users.count()) === 0) throw new ForbiddenError(hostRefusal);
     const user = await this.users.createFirst(request.username, request.password);
     if (!user) throw new ConflictError('setup is done: an account already exists');
     await this.settings.set(SETUP_MODE_SETTING, request.mode);

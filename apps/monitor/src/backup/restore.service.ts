@@ -312,7 +312,6 @@ export class RestoreService {
     const target = path.join(dir, name);
     try {
       await this.database.copyTo(target);
-      fs.chmodSync(target, fs.statSync(databasePath(dir)).mode & 0o777);
     } catch (error) {
       fs.rmSync(target, { force: true });
       const cause = (error as NodeJS.ErrnoException).code ?? (error as Error).message;

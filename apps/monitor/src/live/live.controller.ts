@@ -75,7 +75,7 @@ export class LiveController {
     raw.writeHead(200, {
       ...inherited,
       'content-type': 'text/event-stream',
-      'cache-control': 'no-cache',
+      'cache-control': 'no-store',
       'x-accel-buffering': 'no',
       connection: 'keep-alive',
     });

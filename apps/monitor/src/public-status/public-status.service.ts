@@ -83,10 +83,10 @@ class CachedPage {
     return body;
   }
 
-  /** Null for a sensor not on the page. */
+  /** Null for a sensor not on the page, and for a latency badge of a page that hides uptime. */
   badgeBody(sensor: string, kind: BadgeKind, window: '1d' | '30d' | '90d'): Body | null {
     const figures = this.view.badges.get(sensor);
-    if (!figures) return null;
+    if (!figures || (kind === 'latency' && !figures.latencyShown)) return null;
     const key = `${kind}\u0000${window}\u0000${sensor}`;
     let body = this.badges.get(key);
     if (!body) {

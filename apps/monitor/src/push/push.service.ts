@@ -32,6 +32,7 @@ export class PushService {
     this.tokens = new PushTokenIndex(
       () => this.runtime.all(),
       (id) => this.runtime.get(id),
+      () => this.runtime.definitionsVersion,
     );
   }
 

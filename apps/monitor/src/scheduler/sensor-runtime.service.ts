@@ -46,6 +46,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export class SensorRuntimeService {
   private readonly entries = new Map<number, RuntimeEntry>();
   private readonly locks = new SensorLocks();
+  /** Counts changes to the set of definitions, so indexes over them know when to look again. */
+  private definitionChanges = 0;
 
   constructor(
     private readonly history: HistoryRepository,
@@ -67,6 +69,11 @@ export class SensorRuntimeService {
     return this.entries.values();
   }
 
+  /** Grows with every definition added, replaced or removed (on any path: API, cluster, restore, file). */
+  get definitionsVersion(): number {
+    return this.definitionChanges;
+  }
+
   /**
    * Rebuilds every sensor's state from stored results and incidents; announces nothing. Outages
    * that happened while stopped are reconstructed only for the sensors this instance probes: the
@@ -77,6 +84,7 @@ export class SensorRuntimeService {
     owned: (id: number) => boolean = () => true,
   ): Promise<{ reconstructed: number }> {
     this.entries.clear();
+    this.definitionChanges++;
     return this.rebuildEntries(definitions, owned);
   }
 
@@ -134,6 +142,7 @@ export class SensorRuntimeService {
       const entry = entryOf(definition, state, recent);
       entry.definition = this.entries.get(definition.id)?.definition ?? definition;
       this.entries.set(definition.id, entry);
+      this.definitionChanges++;
     }
     if (reconstructed > 0)
       this.logger.info({ reconstructed }, 'reconstructed outages that happened while stopped');
@@ -165,11 +174,13 @@ export class SensorRuntimeService {
     const known = this.entries.get(definition.id);
     if (known) {
       known.definition = definition;
+      this.definitionChanges++;
       return;
     }
     // A sensor that arrives with stored results (sample data, a restore) shows them at once.
     const { recent } = await this.history.sensorHistory(definition.id);
     const entry = this.entries.get(definition.id);
+    this.definitionChanges++;
     if (entry) {
       entry.definition = definition;
       return;
@@ -188,6 +199,7 @@ export class SensorRuntimeService {
 
   remove(id: number): void {
     this.entries.delete(id);
+    this.definitionChanges++;
     this.writer.forget(id);
   }
 

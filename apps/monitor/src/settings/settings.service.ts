@@ -37,7 +37,8 @@ export class SettingsService {
     private readonly settingsRows: SettingsRepository,
   ) {}
 
-  async sessionInfo(principal: Principal | undefined): Promise<SessionInfo> {
+  /** Everything but setup_host_allowed, which depends on the request (the controller adds it). */
+  async sessionInfo(principal: Principal | undefined): Promise<Omit<SessionInfo, 'setup_host_allowed'>> {
     const setupNeeded = (await this.users.count()) === 0;
     // The metrics token reads /metrics and nothing else: here it is nobody.
     if (!principal || principal.kind === 'metrics_token')

@@ -27,6 +27,7 @@ describe('first-run setup', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       setup_needed: true,
+      setup_host_allowed: true,
       authenticated: false,
       via: null,
       user: null,

@@ -200,7 +200,7 @@ describe('GET /api/events', () => {
     const client = await stream({ ...viewer, 'accept-encoding': 'gzip, deflate, br' });
     expect(client.status).toBe(200);
     expect(client.headers['content-type']).toBe('text/event-stream');
-    expect(client.headers['cache-control']).toBe('no-cache');
+    expect(client.headers['cache-control']).toBe('no-store');
     expect(client.headers['x-accel-buffering']).toBe('no');
     expect(client.headers['x-content-type-options']).toBe('nosniff');
     expect(client.headers['x-frame-options']).toBe('DENY');

@@ -158,6 +158,43 @@ describe('public status pages: JSON, HTML and badges without authentication', ()
     expect(await bad.json()).toEqual({ error: 'window must be one of 1d, 30d, 90d' });
   });
 
+  it('with show_uptime false publishes no uptime (JSON, bar titles, hidden text) and no latency badge', async () => {
+    await storePage(t, admin, { slug: 'quiet', published: true, show_uptime: false }, [
+      { title: 'Shop', sensors: [web.id, api.id] },
+    ]);
+    const shown = (await (await get(t, '/api/public/status-pages/acme')).json()) as PublicStatusPage;
+    const shownDays = shown.sections.flatMap((s) => s.sensors.flatMap((x) => x.days));
+    expect(shownDays.some((d) => d.uptime !== null)).toBe(true);
+
+    const json = await get(t, '/api/public/status-pages/quiet');
+    expect(json.status).toBe(200);
+    const text = await json.text();
+    expect(text).not.toMatch(/"(uptime|d1|d30|d90)":\d/);
+    const page = JSON.parse(text) as PublicStatusPage;
+    const days = page.sections.flatMap((s) => s.sensors.flatMap((x) => x.days));
+    expect(days.length).toBeGreaterThan(0);
+    expect(days.filter((d) => d.uptime !== null)).toEqual([]);
+    // How each day went (its colour) still shows.
+    expect(days.some((d) => d.worst === 'up' || d.worst === 'degraded')).toBe(true);
+
+    for (const language of ['en', 'de']) {
+      const html = await (await get(t, '/status/quiet', { 'accept-language': language })).text();
+      expect(html).toContain('<i class="');
+      expect(html).not.toMatch(/\d %/);
+      const full = await (await get(t, '/status/acme', { 'accept-language': language })).text();
+      expect(full).toMatch(/\d %/);
+    }
+
+    const latency = await get(t, '/badge/quiet/Web%20shop/latency.svg');
+    expect(latency.status).toBe(404);
+    expect(await latency.json()).toEqual({ error: expect.any(String) });
+    expect((await get(t, '/badge/acme/Web%20shop/latency.svg')).status).toBe(200);
+    expect((await get(t, '/badge/quiet/Web%20shop/status.svg')).status).toBe(200);
+    const uptime = await get(t, '/badge/quiet/Web%20shop/uptime.svg');
+    expect(uptime.status).toBe(200);
+    expect(await uptime.text()).toContain('>no data</text>');
+  });
+
   it('answers the page: names, states, one day per history day (null without data), incidents', async () => {
     const res = await get(t, '/api/public/status-pages/acme');
     expect(res.status).toBe(200);

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { newPushToken } from '@monitor/probes';
 import { SchedulerService } from '../../src/scheduler/scheduler.service';
 import { SensorRuntimeService } from '../../src/scheduler/sensor-runtime.service';
 import { describeOnPostgres } from '../support/test-database';
@@ -101,6 +102,8 @@ describeOnPostgres('instances share one PostgreSQL database')('a push on a clust
         (s) => (s as unknown as { membership: { members: string[] } }).membership.members.length === 2,
       ),
     );
+    // Made-up tokens first: b must still learn the tokens a creates afterwards.
+    for (let i = 0; i < 50; i++) expect((await push(b, newPushToken(), '?msg=x')).status).toBe(404);
     const created: { id: number; token: string }[] = [];
     for (const name of ['p1', 'p2', 'p3', 'p4']) {
       const sensor = await createSensor(a, admin, { name, type: 'push', target: '', interval: 600 });

@@ -1,8 +1,8 @@
-import { DiscoveryModule, DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { Controller, Get, Module, RequestMethod } from '@nestjs/common';
-import { Access, ACCESS_METADATA, PUBLIC_ROUTES } from '../../src/auth/access.decorator';
+import { DiscoveryModule } from '@nestjs/core';
+import { Controller, Get, Module } from '@nestjs/common';
+import { Access, PUBLIC_ROUTES } from '../../src/auth/access.decorator';
 import { accountWithRole, call, Headers, setupAdmin } from './support/http';
+import { discoverRoutes } from './support/routes';
 import { startTestApp, TestApp } from './support/test-app';
 
 jest.setTimeout(60_000);
@@ -99,38 +99,6 @@ const ROUTE_ACCESS: Record<string, Access> = {
   'GET /api/cluster': 'admin',
   'DELETE /api/cluster/instances/:name': 'admin',
 };
-
-interface DiscoveredRoute {
-  route: string;
-  access: Access | undefined;
-}
-
-function discoverRoutes(t: TestApp): DiscoveredRoute[] {
-  const discovery = t.app.get(DiscoveryService);
-  const reflector = t.app.get(Reflector);
-  const scanner = new MetadataScanner();
-  const routes: DiscoveredRoute[] = [];
-  for (const wrapper of discovery.getControllers()) {
-    const controller = wrapper.metatype as new (...args: unknown[]) => unknown;
-    const prototype = controller.prototype as Record<string, unknown>;
-    const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '').replace(/^\/|\/$/g, '');
-    for (const name of scanner.getAllMethodNames(prototype)) {
-      const handler = prototype[name] as object;
-      const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
-      if (method === undefined) continue;
-      const sub = String(Reflect.getMetadata(PATH_METADATA, handler) ?? '').replace(/^\/|\/$/g, '');
-      const path = `/${[base, sub].filter(Boolean).join('/')}`;
-      routes.push({
-        route: `${RequestMethod[method]} ${path}`,
-        access: reflector.getAllAndOverride<Access | undefined>(ACCESS_METADATA, [
-          handler as () => void,
-          controller,
-        ]),
-      });
-    }
-  }
-  return routes;
-}
 
 /** A route that forgot to declare its access: it must be refused, never become public. */
 @Controller('api/forgotten')

@@ -35,6 +35,8 @@ export interface BadgeFigures {
   status: PublicSensorStatus;
   uptime: UptimeFigures;
   latencyMs: number | null;
+  /** False on a page with `show_uptime: false`: no latency badge at all. */
+  latencyShown: boolean;
 }
 
 export interface PublicView {
@@ -71,12 +73,18 @@ export function buildPublicView(
       const own = incidents.filter((i) => i.sensorId === id);
       const rollups = { ...sensor.rollups, outages: own };
       const status = publicSensorStatus(sensor.state);
-      const uptime = page.show_uptime ? uptimeFigures(rollups, now) : NO_UPTIME;
+      const shown = page.show_uptime;
+      const uptime = shown ? uptimeFigures(rollups, now) : NO_UPTIME;
+      // Without uptime a day still shows how it went (its colour), never its percentage.
+      const days = dayEntries(rollups, now, page.history_days).map((d) =>
+        shown ? d : { ...d, uptime: null },
+      );
       statuses.push(status);
       if (!badges.has(sensor.name)) {
-        badges.set(sensor.name, { status, uptime, latencyMs: averageLatencyMs(rollups) });
+        const latencyMs = shown ? averageLatencyMs(rollups) : null;
+        badges.set(sensor.name, { status, uptime, latencyMs, latencyShown: shown });
       }
-      return [{ name: sensor.name, status, uptime, days: dayEntries(rollups, now, page.history_days) }];
+      return [{ name: sensor.name, status, uptime, days }];
     }),
   }));
   return {

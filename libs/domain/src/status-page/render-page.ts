@@ -68,7 +68,11 @@ function document(language: StatusPageLanguage, title: string, body: string, ref
 }
 
 function dayTitle(day: PublicDay, s: PageStrings, language: StatusPageLanguage): string {
-  if (day.uptime === null) return `${day.date}: ${day.worst === 'down' ? s.outage : s.noData}`;
+  if (day.uptime === null) {
+    // No results that day, or a page that hides uptime: the day's colour in words.
+    const word = { down: s.outage, degraded: s.degradedDay, up: s.up, none: s.noData }[day.worst ?? 'none'];
+    return `${day.date}: ${word}`;
+  }
   const worst = day.worst === 'down' ? `, ${s.outage}` : day.worst === 'degraded' ? `, ${s.degradedDay}` : '';
   return `${day.date}: ${formatPercent(day.uptime, language)} ${s.up}${worst}`;
 }

@@ -145,12 +145,45 @@ describe('the public view', () => {
       status: 'up',
       uptime: { d1: 100, d30: null, d90: null },
       latencyMs: 125,
+      latencyShown: true,
     });
   });
 
-  it('hides every uptime when the page does not show it', () => {
-    const hidden = buildPublicView({ ...page, show_uptime: false }, sensors, [], NOW);
+  it('hides every uptime when the page does not show it: figures, days, bar titles and latency', () => {
+    const withDays = new Map<number, PageSensor>([
+      [
+        1,
+        {
+          name: 'Web',
+          state: live,
+          rollups: rollups({
+            daily: new Map([
+              [TODAY - 2 * DAY_MS, bucket(10, 10, 200)],
+              [TODAY - DAY_MS, bucket(10, 9, 200)],
+            ]),
+            today: bucket(4, 4, 100),
+            lastDay: bucket(4, 4, 100),
+          }),
+        },
+      ],
+      [2, sensors.get(2)!],
+    ]);
+    const shown = buildPublicView(page, withDays, incidents, NOW);
+    const hidden = buildPublicView({ ...page, show_uptime: false }, withDays, incidents, NOW);
     expect(hidden.page.sections[0]!.sensors[0]!.uptime).toEqual({ d1: null, d30: null, d90: null });
+    const shownDays = shown.page.sections.flatMap((s) => s.sensors.flatMap((x) => x.days));
+    const hiddenDays = hidden.page.sections.flatMap((s) => s.sensors.flatMap((x) => x.days));
+    expect(shownDays.some((d) => d.uptime !== null)).toBe(true);
+    expect(hiddenDays.map((d) => d.uptime)).toEqual(hiddenDays.map(() => null));
+    // The colour of each day stays.
+    expect(hiddenDays.map((d) => d.worst)).toEqual(shownDays.map((d) => d.worst));
+    expect(hidden.badges.get('Web')).toMatchObject({ latencyMs: null, latencyShown: false });
+    for (const language of ['en', 'de'] as const) {
+      const html = renderStatusPage(hidden.page, 30, language);
+      expect(html).not.toMatch(/\d %/);
+      expect(html).toContain(language === 'en' ? ': up"' : ': verfügbar"');
+      expect(renderStatusPage(shown.page, 30, language)).toMatch(/\d %/);
+    }
   });
 
   it('renders a complete, escaped document in the chosen language', () => {
@@ -184,7 +217,12 @@ describe('language choice', () => {
 });
 
 describe('badges', () => {
-  const figures = { status: 'down' as const, uptime: { d1: 99.95, d30: null, d90: 12.3456 }, latencyMs: 123 };
+  const figures = {
+    status: 'down' as const,
+    uptime: { d1: 99.95, d30: null, d90: 12.3456 },
+    latencyMs: 123,
+    latencyShown: true,
+  };
 
   it('are well-formed SVG with the escaped name and the figures', () => {
     const status = statusBadge('a<b> & "c"', figures);

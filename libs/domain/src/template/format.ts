@@ -298,6 +298,23 @@ export function sprintln(args: unknown[]): string {
   return args.map((a) => formatValue(a)).join(' ') + '\n';
 }
 
+/** Go's cap on a width or precision: fmt treats a longer number as garbage rather than pad by it. */
+const MAX_WIDTH = 1_000_000;
+
+/**
+ * fmt's parsenum: the digits at start. A number above the cap consumes the rest of the format, as
+ * Go's does, so the directive prints %!(NOVERB) instead of allocating gigabytes of padding.
+ */
+function parseNum(format: string, start: number): { num?: number; next: number } {
+  let num: number | undefined;
+  let i = start;
+  for (; i < format.length && format[i] >= '0' && format[i] <= '9'; i++) {
+    num = (num ?? 0) * 10 + Number(format[i]);
+    if (num > MAX_WIDTH) return { next: format.length };
+  }
+  return { num, next: i };
+}
+
 /** fmt.Sprintf with flags, width and precision (no argument indexes or '*'). */
 export function sprintf(format: string, args: unknown[]): string {
   let out = '';
@@ -321,16 +338,13 @@ export function sprintf(format: string, args: unknown[]): string {
       else if (c === '0') f.zero = !f.minus;
       else break;
     }
-    const width = /^\d+/.exec(format.slice(i));
-    if (width) {
-      f.width = Number(width[0]);
-      i += width[0].length;
-    }
+    const width = parseNum(format, i);
+    f.width = width.num;
+    i = width.next;
     if (format[i] === '.') {
-      i++;
-      const prec = /^\d+/.exec(format.slice(i));
-      f.prec = prec ? Number(prec[0]) : 0;
-      if (prec) i += prec[0].length;
+      const prec = parseNum(format, i + 1);
+      f.prec = prec.num ?? 0;
+      i = prec.next;
     }
     if (i >= format.length) {
       out += '%!(NOVERB)';

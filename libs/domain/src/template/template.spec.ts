@@ -140,6 +140,26 @@ describe('printf', () => {
   });
 });
 
+describe('printf width and precision', () => {
+  // Go's fmt refuses numbers above 1e6: the directive and the rest of the format become %!(NOVERB).
+  it.each<[string, string]>([
+    ['{{printf "%999999999d" 1}}', '%!(NOVERB)%!(EXTRA int=1)'],
+    ['{{printf "a%.999999999d|%s" 1 "x"}}', 'a%!(NOVERB)%!(EXTRA int=1, string=x)'],
+    ['{{printf "%9999999.2f" 1.5}}', '%!(NOVERB)%!(EXTRA float64=1.5)'],
+    ['{{printf "%1000001s" "x"}}', '%!(NOVERB)%!(EXTRA string=x)'],
+    ['{{printf "%.1000001s|" "x"}}', '%!(NOVERB)%!(EXTRA string=x)'],
+    ['{{printf "%1000000.1000001f" 2.5}}', '%!(NOVERB)%!(EXTRA float64=2.5)'],
+  ])('%s', (source, expected) => {
+    expect(run(source, {})).toBe(expected);
+  });
+
+  it('pads up to the cap of one million', () => {
+    const text = parseTemplate('{{printf "%1000000d" 7}}').execute({}, { maxOutputBytes: 2_000_000 });
+    expect(text).toHaveLength(1_000_000);
+    expect(text.endsWith(' 7')).toBe(true);
+  });
+});
+
 describe('alert templates against a sample event', () => {
   it.each<[string, string]>([
     ['{{.Name}} is {{.Status}}', 'api is down'],

@@ -28,6 +28,11 @@ export class SessionUserDto implements SessionUser {
 export class SessionInfoDto implements SessionInfo {
   /** No account exists yet: the dashboard shows first-run setup. */
   setup_needed!: boolean;
+  /**
+   * Whether first-run setup may run from the host this request named (an IP address, localhost,
+   * the host of base_url or one of allowed_hosts); POST /api/setup answers 403 otherwise.
+   */
+  setup_host_allowed!: boolean;
   authenticated!: boolean;
   /** How the request was authenticated: `session`, `api_key`, or null. */
   via!: 'session' | 'api_key' | null;

@@ -351,5 +351,6 @@ describe('config/monitor.example.yaml', () => {
     expect(config.maintenance.length).toBeGreaterThan(0);
     expect(config.status_pages.length).toBeGreaterThan(0);
     expect(config.retention).toEqual({ raw_seconds: 7 * 86400, hourly_seconds: 90 * 86400 });
+    expect(config.allowed_hosts).toEqual(['monitor.home.arpa']);
   });
 });

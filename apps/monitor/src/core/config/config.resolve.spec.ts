@@ -56,6 +56,7 @@ const DEFAULT_CONFIG: MonitorConfig = {
   database_url: null,
   config_file: null,
   base_url: '',
+  allowed_hosts: [],
   instance_name: `${os.hostname()}:8080`,
   cluster: { dead_after_seconds: 15 },
   trust_proxy: false,
@@ -413,6 +414,54 @@ describe('base_url', () => {
       expectKeyError(() => resolve({ file: { base_url: value } }), 'base_url');
     },
   );
+});
+
+describe('allowed_hosts', () => {
+  it('takes a YAML list or a comma-separated environment value, lower case, each once', () => {
+    expect(
+      resolve({ file: { allowed_hosts: ['Monitor.Example.com', 'nas.local.', 'monitor.example.com'] } })
+        .allowed_hosts,
+    ).toEqual(['monitor.example.com', 'nas.local']);
+    expect(resolve({ env: { MONITOR_ALLOWED_HOSTS: ' a.example.com, b ,' } }).allowed_hosts).toEqual([
+      'a.example.com',
+      'b',
+    ]);
+    expect(
+      resolve({
+        file: { allowed_hosts: ['file.example.com'] },
+        env: { MONITOR_ALLOWED_HOSTS: 'env.example.com' },
+      }).allowed_hosts,
+    ).toEqual(['env.example.com']);
+    expect(resolve({ file: { allowed_hosts: 'one.example.com' } }).allowed_hosts).toEqual([
+      'one.example.com',
+    ]);
+    expect(resolve({ file: { allowed_hosts: null } }).allowed_hosts).toEqual([]);
+    expect(resolve({ file: { allowed_hosts: [] } }).allowed_hosts).toEqual([]);
+  });
+
+  it.each([
+    [['https://monitor.example.com']],
+    [['monitor.example.com:8080']],
+    [['monitor.example.com/path']],
+    [['under_score.example.com']],
+    [['two words']],
+    [['-leading.example.com']],
+    [['']],
+    [[42]],
+    [{ host: 'monitor.example.com' }],
+    [true],
+  ])('refuses the file value %p, naming the key', (value) => {
+    expectKeyError(() => resolve({ file: { allowed_hosts: value } }), 'allowed_hosts', 'host names');
+  });
+
+  it('refuses a bad environment value, naming the variable', () => {
+    expectKeyError(
+      () => resolve({ env: { MONITOR_ALLOWED_HOSTS: 'good.example.com,http://bad' } }),
+      'allowed_hosts',
+      'MONITOR_ALLOWED_HOSTS',
+      '"http://bad"',
+    );
+  });
 });
 
 describe('trust_proxy', () => {

@@ -2,6 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseDurationSeconds } from '@monitor/domain';
 import { parsePostgresUrl } from '../database/database-url';
+import { readAllowedHosts } from './allowed-hosts';
 import {
   checkReferences,
   readChannels,
@@ -43,6 +44,7 @@ const FILE_KEYS = [
   'data_dir',
   'database_url',
   'base_url',
+  'allowed_hosts',
   'instance_name',
   'cluster',
   'trust_proxy',
@@ -63,6 +65,7 @@ const SCALAR_SOURCES = {
   data_dir: { env: 'MONITOR_DATA_DIR', flag: 'dataDir', flagName: '--data-dir' },
   database_url: { env: 'MONITOR_DATABASE_URL', flag: 'databaseUrl', flagName: '--database-url' },
   base_url: { env: 'MONITOR_BASE_URL' },
+  allowed_hosts: { env: 'MONITOR_ALLOWED_HOSTS' },
   instance_name: { env: 'MONITOR_INSTANCE_NAME' },
   trust_proxy: { env: 'MONITOR_TRUST_PROXY' },
   log_level: { env: 'MONITOR_LOG_LEVEL', flag: 'logLevel', flagName: '--log-level' },
@@ -118,6 +121,7 @@ export function resolveConfig(inputs: ConfigInputs): MonitorConfig {
     database_url: parseDatabaseUrl(layer('database_url')),
     config_file: inputs.file?.path ?? null,
     base_url: parseBaseUrl(layer('base_url')),
+    allowed_hosts: parseAllowedHosts(layer('allowed_hosts')),
     instance_name: parseInstanceName(layer('instance_name'), listen),
     cluster: parseCluster(fileData.cluster),
     trust_proxy: parseBoolean('trust_proxy', layer('trust_proxy')),
@@ -194,6 +198,12 @@ function parseBaseUrl({ value, origin }: Layered): string {
     origin,
     `must be an http or https address without query, or empty (got ${show(value)})`,
   );
+}
+
+function parseAllowedHosts({ value, origin }: Layered): string[] {
+  const read = readAllowedHosts(value);
+  if ('problem' in read) throw invalid('allowed_hosts', origin, read.problem);
+  return read.hosts;
 }
 
 /**

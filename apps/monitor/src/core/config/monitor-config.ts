@@ -75,6 +75,8 @@ export interface MonitorConfig {
   /** Absolute path of the YAML file the configuration came from, or null. */
   config_file: string | null;
   base_url: string;
+  /** Host names (lower case) from which first-run setup may run, besides IPs, localhost and base_url's. */
+  allowed_hosts: string[];
   /** This instance's name among several on one PostgreSQL (issue 16): unique among live ones. */
   instance_name: string;
   /** An instance whose heartbeat is older than this is dead and its sensors move. */
@@ -100,6 +102,7 @@ export const CONFIG_DEFAULTS = {
   data_dir: './data',
   database_url: '',
   base_url: '',
+  allowed_hosts: '',
   instance_name: '',
   cluster: { dead_after: '15s' },
   trust_proxy: false,

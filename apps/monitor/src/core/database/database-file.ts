@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { BUSY_TIMEOUT_MS } from './open-database';
+import { createPrivateFile } from './private-files';
 import { sqliteHandle } from './sqlite-handle';
 
 /** The database as a file: copies of it, and how long its shared connection waits for a lock. */
@@ -8,8 +9,12 @@ import { sqliteHandle } from './sqlite-handle';
 export class DatabaseFile {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** A consistent copy at `target`, through SQLite's online backup (the server goes on meanwhile). */
+  /**
+   * A consistent copy at a new file `target`, 0600 like the database (it holds the same secrets),
+   * through SQLite's online backup (the server goes on meanwhile).
+   */
   async copyTo(target: string): Promise<void> {
+    createPrivateFile(target);
     await sqliteHandle(this.dataSource).backup(target);
   }
 

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import type { MixedList, EntitySchema } from 'typeorm';
 import { currentUidText, describeErrno, StartupError } from '../process/startup-error';
 import { databasePath } from './database-path';
+import { createPrivateFile, makePrivateDirectory, tightenPrivateFiles } from './private-files';
 import { APPLICATION_ID, foreignDatabaseText, identifyDatabaseFile } from './database-identity';
 import { MIGRATIONS } from './migrations';
 import { runMigrationsOnce } from './run-migrations-once';
@@ -84,14 +85,26 @@ export function prepareSqliteDirectory(dataDir: string): void {
   try {
     makeDataDirectory(dataDir);
     if (fs.existsSync(file)) fs.accessSync(file, fs.constants.R_OK | fs.constants.W_OK);
+    // SQLite gives -wal and -shm the mode of the database file: 0600 from the first byte on.
+    else createDatabaseFile(file);
+    tightenPrivateFiles(dataDir);
   } catch (error) {
     throw cannotOpenDatabase(file, error);
   }
 }
 
-/** Creates the data directory when missing and checks that this process may write in it. */
+/** An empty file is a new database to SQLite; another process may have created it first. */
+function createDatabaseFile(file: string): void {
+  try {
+    createPrivateFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
+/** Creates the data directory (0700) when missing and checks that this process may write in it. */
 function makeDataDirectory(dataDir: string): void {
-  fs.mkdirSync(dataDir, { recursive: true });
+  makePrivateDirectory(dataDir);
   fs.accessSync(dataDir, fs.constants.W_OK | fs.constants.X_OK);
 }
 
@@ -102,6 +115,7 @@ function makeDataDirectory(dataDir: string): void {
 export function prepareDataDirectory(dataDir: string): void {
   try {
     makeDataDirectory(dataDir);
+    tightenPrivateFiles(dataDir);
   } catch (error) {
     throw new StartupError(
       `cannot use data directory ${dataDir}${currentUidText()}: ${describeErrno(error)}`,

@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './api-exception.filter';
+import { isApiPath } from './api-path';
 import { NotFoundError } from '@monitor/domain';
 
 /** Where `npm run build` puts the dashboard, from the built server or from a source checkout. */
@@ -14,9 +15,6 @@ export function dashboardDirectory(): string | null {
   ];
   return candidates.find((dir) => fs.existsSync(path.join(dir, 'index.html'))) ?? null;
 }
-
-const isApiPath = (url: string): boolean =>
-  url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 
 /** The public status pages and badges are the server's, never the dashboard's deep links. */
 const isPublicStatusPath = (url: string): boolean => /^\/(status|badge)(\/|\?|$)/.test(url);

@@ -55,12 +55,49 @@ export function registerRequestLog(
   });
 }
 
-/** A push URL's token is its only credential: the log names the route, never the token. */
-const PUSH_TOKEN = /^(\/api\/push\/)[^/]+/;
+/** The route of push URLs; its one parameter is the URL's only credential. */
+const PUSH_ROUTE = '/api/push/:token';
+const PUSH_LOGGED = '/api/push/{token}';
 
-/** The path as logged: without the query string, and without a push token. */
-export function loggedPath(url: string): string {
-  return url.split('?')[0]!.replace(PUSH_TOKEN, '$1{token}');
+/** Decodes %XX escapes that decode cleanly, leaving malformed ones as they are. */
+function decodeEscapes(path: string): string {
+  return path.replace(/(%[0-9a-f]{2})+/gi, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+}
+
+/**
+ * Whether a path the router did not match was still meant for a push URL (a typo in case,
+ * doubled slashes, escapes, dot segments or a trailing part): such a path may carry a token too.
+ */
+function aimsAtPush(path: string): boolean {
+  let decoded = path;
+  for (let i = 0; i < 3; i++) decoded = decodeEscapes(decoded);
+  const collapsed = decoded.replace(/[\\/]+/g, '/').toLowerCase();
+  let resolved = collapsed;
+  try {
+    resolved = new URL(collapsed, 'http://x').pathname;
+  } catch {
+    // keep the collapsed path
+  }
+  return [collapsed, resolved].some((p) => /^\/api\/push(\/|;|$)/.test(p));
+}
+
+/**
+ * The path as logged: without the query string; the route pattern for push URLs, whatever
+ * spelling reached the route (`route` is Fastify's matched pattern, absent or the dashboard's
+ * catch-all when nothing matched). A path that matched nothing but aims at a push URL is logged
+ * as one too, so a token in a mistyped URL stays out of the log.
+ */
+export function loggedPath(url: string, route?: string): string {
+  if (route === PUSH_ROUTE) return PUSH_LOGGED;
+  const path = url.split('?')[0]!;
+  const matched = route !== undefined && route !== '/*';
+  return !matched && aimsAtPush(path) ? PUSH_LOGGED : path;
 }
 
 export function requestLineOf(
@@ -70,7 +107,7 @@ export function requestLineOf(
 ): RequestLine & Record<string, unknown> {
   const line: RequestLine & Record<string, unknown> = {
     method: request.method,
-    path: loggedPath(request.url),
+    path: loggedPath(request.url, request.routeOptions.url),
     status: reply.statusCode,
     duration_ms: Math.round(reply.elapsedTime * 10) / 10,
     ip: request.ip,

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isApiPath } from './api-path';
 
 /**
  * The dashboard's Content-Security-Policy. It names no third party unless a map tile origin is
@@ -41,6 +42,20 @@ export function crossOriginImageSources(
   return origins.filter((origin) => origin !== own);
 }
 
+/** The one /api answer that keeps its own shared caching (a few seconds and an ETag). */
+const PUBLIC_STATUS_JSON = '/api/public/status-pages/:slug';
+
+/**
+ * Whether an answer must say `Cache-Control: no-store`: every /api answer, errors and unknown
+ * paths included, except the public status-page JSON. The matched route decides where there is
+ * one (the dashboard's catch-all `/*` does not count), else the raw path.
+ */
+export function mustNotBeStored(request: Pick<FastifyRequest, 'url' | 'routeOptions'>): boolean {
+  const route = request.routeOptions.url;
+  if (route === PUBLIC_STATUS_JSON) return false;
+  return isApiPath(route !== undefined && route !== '/*' ? route : request.url);
+}
+
 /** Headers every response carries. `policy` is computed per request so a saved setting applies at once. */
 export function registerSecurityHeaders(
   fastify: FastifyInstance,
@@ -56,6 +71,8 @@ export function registerSecurityHeaders(
       'cross-origin-resource-policy': 'same-origin',
       'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
     });
+    // API answers carry session state and secrets; a handler may still set a stricter value.
+    if (mustNotBeStored(request)) void reply.header('cache-control', 'no-store');
     done();
   });
 }

@@ -4,6 +4,7 @@ import { type CapabilityOutcome, keepRawSocketCapability } from '@monitor/probes
 import type { MonitorConfig } from '../config/monitor-config';
 import type { AppLogger } from '../logging/logger';
 import { databasePath } from '../database/database-path';
+import { makePrivateDirectory } from '../database/private-files';
 import { currentUidText, describeErrno, StartupError } from './startup-error';
 
 const CAP_NET_RAW = 13;
@@ -125,7 +126,7 @@ const realSystem: IdentitySystem = {
   setgroups: (groups) => process.setgroups?.(groups),
   setgid: (id) => process.setgid?.(id),
   setuid: (id) => process.setuid?.(id),
-  mkdir: (dir) => fs.mkdirSync(dir, { recursive: true }),
+  mkdir: makePrivateDirectory,
   lchownTree,
   effectiveCapabilities: readEffectiveCapabilities,
   keepingRawSocket: (drop) => keepRawSocketCapability(drop),

@@ -41,6 +41,16 @@ const MODES: readonly Mode[] = ['simple', 'advanced'];
       <h1 id="setup-heading">{{ 'auth.setup.heading' | transloco }}</h1>
       <p class="lead">{{ 'auth.setup.lead' | transloco }}</p>
 
+      @if (!hostAllowed()) {
+        <div data-testid="setup-host-refused">
+          <app-error-alert
+            [heading]="'auth.setup.hostRefused.heading' | transloco"
+            [message]="'auth.setup.hostRefused.message' | transloco"
+            [retryable]="false"
+          />
+        </div>
+      }
+
       <form class="form" novalidate (submit)="submit($event)" data-testid="setup-form">
         <app-text-field
           fieldId="setup-username"
@@ -118,6 +128,8 @@ export class SetupPageComponent {
   private readonly injector = inject(Injector);
 
   protected readonly modes = MODES;
+  /** False when this page's host may not run setup (the server refuses it: DNS rebinding). */
+  protected readonly hostAllowed = computed(() => this.session.info()?.setup_host_allowed ?? true);
   protected readonly passwordHint = passwordHint;
 
   protected readonly username = signal('');

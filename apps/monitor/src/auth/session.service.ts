@@ -35,6 +35,12 @@ export class SessionService {
     );
   }
 
+  /** A fresh session for an account re-read now; null when it is gone or disabled. */
+  async renewSession(userId: number): Promise<string | null> {
+    const user = await this.users.findById(userId);
+    return user && !user.disabled ? this.issueSession(user) : null;
+  }
+
   /** The account a session names, re-read now: null when expired, forged, disabled or revoked. */
   async userOfSession(token: string | undefined): Promise<User | null> {
     return this.resolve('session', token, 2);

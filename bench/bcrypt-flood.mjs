@@ -139,7 +139,7 @@ export async function run({
 
 export function describe(r) {
   const lag = (l) =>
-    `start lag p50 ${l.p50} ms, p99 ${l.p99} ms, max ${l.max} ms (${l.probes} probes, ${l.missed} missed)`;
+    `start lag p50 ${l.p50} ms, p99 ${l.p99} ms, max ${l.max} ms (${l.probes} probes of about ${l.due} due)`;
   const loop = (l) => `event-loop delay p99 ${l.p99} ms`;
   return [
     `bcrypt flood (${r.build}) ${r.sensors} http sensors @ ${r.interval_s} s, ${r.measured_s} s per phase:`,

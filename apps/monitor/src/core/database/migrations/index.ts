@@ -4,7 +4,7 @@ import { AlertOutbox1764000000002 } from './1764000000002-alert-outbox';
 import { ApiFilterIndexes1764000000003 } from './1764000000003-api-filter-indexes';
 import { Cluster1764000000004 } from './1764000000004-cluster';
 import { StatusPages1764000000005 } from './1764000000005-status-pages';
-import { SpentChallenges1764000000006 } from './1764000000006-spent-challenges';
+import { SpentChallenges1764260000000 } from './1764260000000-spent-challenges';
 
 /** Every migration, oldest first. The doctor compares the database against this list. */
 export const MIGRATIONS = [
@@ -14,7 +14,7 @@ export const MIGRATIONS = [
   ApiFilterIndexes1764000000003,
   Cluster1764000000004,
   StatusPages1764000000005,
-  SpentChallenges1764000000006,
+  SpentChallenges1764260000000,
 ];
 
 export const MIGRATION_NAMES: readonly string[] = MIGRATIONS.map((migration) => migration.name);

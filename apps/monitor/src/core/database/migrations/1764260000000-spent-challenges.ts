@@ -14,8 +14,8 @@ export function spentChallengeStatements(dialect: Dialect): string[] {
  * Second-factor challenges a code was tried against (issue 25): one row per challenge (a hash of
  * it) until it expires, so every instance sharing the database refuses it a second time.
  */
-export class SpentChallenges1764000000006 implements MigrationInterface {
-  name = 'SpentChallenges1764000000006';
+export class SpentChallenges1764260000000 implements MigrationInterface {
+  name = 'SpentChallenges1764260000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     for (const statement of spentChallengeStatements(dialectOf(queryRunner)))

@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { run as backup } from './backup.mjs';
 import { run as backupStall } from './backup-stall.mjs';
+import { run as bcryptFlood } from './bcrypt-flood.mjs';
 import { run as cluster } from './cluster.mjs';
 import { run as dashboard } from './dashboard.mjs';
 import { run as delivery } from './delivery.mjs';
@@ -29,6 +30,7 @@ const results = {
   date: new Date().toISOString(),
   startup: await startup(),
   signin: await signin(),
+  bcrypt_flood: await bcryptFlood(),
   slow_clients: await slowClients(),
   scheduler: await scheduler(),
   kill: await kill(),

@@ -1,5 +1,6 @@
 export * from './duration';
 export * from './errors';
+export * from './concurrency-limit';
 export * from './login-throttle';
 export * from './sensor-state.machine';
 export * from './schedule-queue';

@@ -3,8 +3,6 @@ import {
   Controller,
   Get,
   HttpCode,
-  HttpException,
-  HttpStatus,
   Inject,
   Post,
   Req,
@@ -20,18 +18,20 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { SessionInfo } from '@monitor/contracts';
-import { LoginThrottle } from '@monitor/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
-import type { AppLogger } from '../core/logging/logger';
-import { APP_LOGGER } from '../core/logging/logging.tokens';
 import { SettingsService } from '../settings/settings.service';
 import { RequireAccess } from './access.decorator';
 import { AuthService, ChallengeExpired, SecondFactorFailed, SignInFailed } from './auth.service';
 import { LoginDto, LoginResponseDto, OkDto, SetupDto, TotpLoginDto } from './dto/auth.dto';
 import { principalOf } from './principal';
+import {
+  SecretCheckThrottle,
+  SIGN_IN,
+  type CountedFailure,
+  type ThrottledCheck,
+} from './secret-check-throttle';
 import { clearSessionCookie, setSessionCookie } from './session-cookie';
 import { SessionInfoDto } from './dto/session-info.dto';
 import { namedHosts, setupHostRefusal } from './setup-host';
@@ -44,13 +44,10 @@ const RETRY_AFTER = {
 @ApiTags('authentication')
 @Controller('api')
 export class AuthController {
-  private readonly throttle = new LoginThrottle();
-
   constructor(
     private readonly auth: AuthService,
     private readonly settings: SettingsService,
-    private readonly clock: Clock,
-    @Inject(APP_LOGGER) private readonly logger: AppLogger,
+    private readonly throttle: SecretCheckThrottle,
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
   ) {}
 
@@ -106,22 +103,31 @@ export class AuthController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<LoginResponseDto> {
-    return this.throttled(request, reply, body.username, async () => {
-      const outcome = await this.auth.login(body.username, body.password);
-      if (outcome.kind === 'challenge') return outcome.response;
-      setSessionCookie(reply, outcome.token);
-      return { ok: true };
+    // Per address only: counting per account would let anyone lock an account out by its name.
+    return this.signIn(request, reply, {
+      kind: SIGN_IN,
+      username: body.username,
+      failure: signInFailure,
+      run: async () => {
+        const outcome = await this.auth.login(body.username, body.password);
+        if (outcome.kind === 'challenge') return outcome.response;
+        setSessionCookie(reply, outcome.token);
+        return { ok: true };
+      },
     });
   }
 
-  /** Second step: the challenge and a TOTP code or a recovery code. */
+  /**
+   * Second step: the challenge and a TOTP code or a recovery code. A challenge takes one try, right
+   * or wrong; failures count per address and per account.
+   */
   @Post('login/totp')
   @RequireAccess('public')
   @HttpCode(200)
   @ApiOkResponse({ type: OkDto })
-  @ApiUnauthorizedResponse({ description: 'the challenge expired or the code is wrong' })
+  @ApiUnauthorizedResponse({ description: 'the challenge expired or was used, or the code is wrong' })
   @ApiTooManyRequestsResponse({
-    description: 'five failed sign-ins from this address within a minute',
+    description: 'five failed sign-ins from this address, or for this account, within a minute',
     headers: RETRY_AFTER,
   })
   async loginTotp(
@@ -129,9 +135,15 @@ export class AuthController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<OkDto> {
-    return this.throttled(request, reply, undefined, async () => {
-      setSessionCookie(reply, await this.auth.loginWithCode(body.challenge, body.code));
-      return { ok: true as const };
+    const account = await this.auth.accountOfChallenge(body.challenge);
+    return this.signIn(request, reply, {
+      kind: SIGN_IN,
+      account: account ?? undefined,
+      failure: signInFailure,
+      run: async () => {
+        setSessionCookie(reply, await this.auth.loginWithCode(body.challenge, body.code));
+        return { ok: true as const };
+      },
     });
   }
 
@@ -145,60 +157,25 @@ export class AuthController {
     return { ok: true };
   }
 
-  /** `username`: the one tried, when the request names it (the TOTP step names it on failure). */
-  private async throttled<T>(
+  /** A throttled sign-in step; every failed one answers 401 with its one message. */
+  private async signIn<T>(
     request: FastifyRequest,
     reply: FastifyReply,
-    username: string | undefined,
-    attempt: () => Promise<T>,
+    check: ThrottledCheck<T>,
   ): Promise<T> {
-    const address = request.ip;
-    const wait = this.throttle.begin(address, this.clock.now());
-    if (wait > 0) {
-      this.logFailure(address, username, 'rate limited');
-      void reply.header('retry-after', String(wait));
-      throw new HttpException(
-        `too many failed sign-in attempts: try again in ${wait} seconds`,
-        HttpStatus.TOO_MANY_REQUESTS,
-      );
-    }
-    let failed = false;
     try {
-      return await attempt();
+      return await this.throttle.attempt(request, reply, check);
     } catch (error) {
-      if (
-        error instanceof SignInFailed ||
-        error instanceof SecondFactorFailed ||
-        error instanceof ChallengeExpired
-      ) {
-        failed = true;
-        this.logFailure(
-          address,
-          error instanceof ChallengeExpired ? username : error.username,
-          error instanceof SignInFailed
-            ? error.reason
-            : error instanceof SecondFactorFailed
-              ? 'invalid code'
-              : 'expired challenge',
-        );
-        throw new UnauthorizedException(error.message);
-      }
+      if (signInFailure(error)) throw new UnauthorizedException((error as Error).message);
       throw error;
-    } finally {
-      this.throttle.settle(address, failed, this.clock.now());
-      this.throttle.sweep(this.clock.now());
     }
-  }
-
-  /** One warn line per failed sign-in, for fail2ban-style tools (README, "Logs"); never the password. */
-  private logFailure(ip: string, username: string | undefined, reason: string): void {
-    this.logger.warn({ ip, username: printableUsername(username), reason }, 'sign-in failed');
   }
 }
 
-/** The username as tried, safe on one log line: control characters become `?`, at most 128 characters. */
-export function printableUsername(username: string | undefined): string {
-  if (username === undefined) return '-';
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
-  return username.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?').slice(0, 128);
+/** Failed sign-ins count for the throttle; each answers 401 with one message whatever the reason. */
+function signInFailure(error: unknown): CountedFailure | null {
+  if (error instanceof SignInFailed) return { reason: error.reason, username: error.username };
+  if (error instanceof SecondFactorFailed) return { reason: 'invalid code', username: error.username };
+  if (error instanceof ChallengeExpired) return { reason: 'expired challenge' };
+  return null;
 }

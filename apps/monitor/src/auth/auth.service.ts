@@ -3,6 +3,7 @@ import { ConflictError, ForbiddenError } from '@monitor/domain';
 import type { LoginResponse, SetupRequest } from '@monitor/contracts';
 import { SettingsRepository } from '../settings/settings.repository';
 import { TotpService } from '../users/totp.service';
+import type { User } from '../users/users.repository';
 import { UsersService } from '../users/users.service';
 import { verifyPassword } from './passwords';
 import { SessionService } from './session.service';
@@ -60,8 +61,14 @@ export class AuthService {
     return { kind: 'session', token: await this.sessions.issueSession(user) };
   }
 
+  /** The account a valid challenge names (for the throttle); spends nothing. */
+  accountOfChallenge(challenge: string): Promise<User | null> {
+    return this.sessions.userOfChallenge(challenge);
+  }
+
+  /** The challenge is spent before the code is checked: one try per challenge, right or wrong. */
   async loginWithCode(challenge: string, code: string): Promise<string> {
-    const user = await this.sessions.userOfChallenge(challenge);
+    const user = await this.sessions.spendChallenge(challenge);
     if (!user) throw new ChallengeExpired();
     if (!(await this.totp.verifySignIn(user, code))) throw new SecondFactorFailed(user.username);
     await this.users.recordSignIn(user);
@@ -71,7 +78,7 @@ export class AuthService {
 
 export class ChallengeExpired extends Error {
   constructor() {
-    super('the sign-in challenge has expired or is invalid: sign in again');
+    super('the sign-in challenge has expired or was already used: sign in again');
   }
 }
 

@@ -1,5 +1,6 @@
+import { availableParallelism } from 'node:os';
 import * as bcrypt from 'bcrypt';
-import { InvalidInputError } from '@monitor/domain';
+import { ConcurrencyLimit, InvalidInputError } from '@monitor/domain';
 
 export const BCRYPT_COST = 12;
 export const PASSWORD_MIN_CHARACTERS = 8;
@@ -21,10 +22,21 @@ export function checkPasswordRules(password: string, field = 'password'): void {
   }
 }
 
-/** bcrypt's asynchronous API runs in libuv's thread pool, off the event loop. */
-export const hashPassword = (password: string): Promise<string> => bcrypt.hash(password, BCRYPT_COST);
+/**
+ * Every bcrypt hash and comparison of the process takes a place here. bcrypt's asynchronous API
+ * runs in libuv's thread pool (4 threads), off the event loop; the probes resolve names and the
+ * process reads files in the same pool, so a crowd of password checks must not take all of it, nor
+ * every core: one at a time on two cores or fewer, else two. The rest wait in arrival order.
+ */
+export const BCRYPT_WORK = new ConcurrencyLimit(Math.min(2, Math.max(1, availableParallelism() - 1)));
+
+export const hashPassword = (password: string): Promise<string> =>
+  BCRYPT_WORK.run(() => bcrypt.hash(password, BCRYPT_COST));
 
 export async function verifyPassword(password: string, hash: string | null): Promise<boolean> {
-  const matches = await bcrypt.compare(password, hash ?? DUMMY_HASH);
+  const matches = await BCRYPT_WORK.run(() => bcrypt.compare(password, hash ?? DUMMY_HASH));
   return hash !== null && matches;
 }
+
+/** A wrong password given to confirm a change of one's own account (400; counted by the throttle). */
+export class WrongPassword extends InvalidInputError {}

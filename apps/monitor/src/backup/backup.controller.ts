@@ -11,6 +11,9 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RequireAccess } from '../auth/access.decorator';
+import { principalOf } from '../auth/principal';
+import { setSessionCookie } from '../auth/session-cookie';
+import { SessionService } from '../auth/session.service';
 import { rememberFailure } from '../core/http/request-failure';
 import { BackupService } from './backup.service';
 import { BackupQueryDto, RestoreResultDto } from './dto/backup.dto';
@@ -26,6 +29,7 @@ export class BackupController {
   constructor(
     private readonly backups: BackupService,
     private readonly restores: RestoreService,
+    private readonly sessions: SessionService,
   ) {}
 
   /**
@@ -49,7 +53,8 @@ export class BackupController {
 
   /**
    * Replaces every table the document names (the body is the document itself, Content-Type
-   * application/json, at most 64 MiB), after a safety copy of the database.
+   * application/json, at most 64 MiB), after a safety copy of the database. Restored accounts lose
+   * every session; the browser that restored gets a fresh cookie while its account stays enabled.
    */
   @Post('restore')
   @RequireAccess('admin')
@@ -80,7 +85,13 @@ export class BackupController {
           'the backup document must be sent as Content-Type application/json',
         );
       const length = Number(request.headers['content-length']);
-      return await this.restores.restore(request.body, Number.isFinite(length) ? length : null);
+      const result = await this.restores.restore(request.body, Number.isFinite(length) ? length : null);
+      const principal = principalOf(request);
+      if (result.token_epoch_notice && principal?.kind === 'user') {
+        const token = await this.sessions.renewSession(principal.user.id);
+        if (token) setSessionCookie(reply, token);
+      }
+      return result;
     } catch (error) {
       // The rest of an unread body is not worth reading: close the connection after answering.
       void reply.header('connection', 'close');

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SessionsModule } from '../auth/sessions.module';
 import { ChannelsModule } from '../channels/channels.module';
 import { BackupConnections } from '../core/database/backup-connections';
 import { HistoryModule } from '../history/history.module';
@@ -20,6 +21,7 @@ import { RestoreService } from './restore.service';
     MaintenanceModule,
     SchedulerModule,
     SensorsStorageModule,
+    SessionsModule,
     SitesModule,
   ],
   controllers: [BackupController],

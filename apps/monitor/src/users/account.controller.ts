@@ -6,11 +6,14 @@ import {
   ApiOkResponse,
   ApiProduces,
   ApiTags,
+  ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RequireAccess } from '../auth/access.decorator';
 import { OkDto } from '../auth/dto/auth.dto';
+import { WrongPassword } from '../auth/passwords';
 import { currentUser } from '../auth/principal';
+import { PASSWORD_CHECK, SecretCheckThrottle } from '../auth/secret-check-throttle';
 import { setSessionCookie } from '../auth/session-cookie';
 import { SessionService } from '../auth/session.service';
 import {
@@ -21,7 +24,19 @@ import {
   TotpStartDto,
 } from './dto/users.dto';
 import { TotpService } from './totp.service';
+import type { User } from './users.repository';
 import { UsersService } from './users.service';
+
+/** The header a 429 carries. */
+const TOO_MANY = ApiTooManyRequestsResponse({
+  description: 'five wrong passwords from this address, or for this account, within a minute',
+  headers: {
+    'Retry-After': {
+      description: 'seconds until the password is checked again',
+      schema: { type: 'integer' },
+    },
+  },
+});
 
 /** The calling account's own password and second factor. */
 @ApiTags('own account')
@@ -35,20 +50,35 @@ export class AccountController {
     private readonly users: UsersService,
     private readonly totp: TotpService,
     private readonly sessions: SessionService,
+    private readonly throttle: SecretCheckThrottle,
   ) {}
+
+  /** A check of the account's password, throttled like sign-ins (per address and per account). */
+  private checked<T>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    run: (user: User) => Promise<T>,
+  ): Promise<T> {
+    const user = currentUser(request);
+    return this.throttle.attempt(request, reply, {
+      kind: PASSWORD_CHECK,
+      account: user,
+      failure: (error) => (error instanceof WrongPassword ? { reason: 'wrong password' } : null),
+      run: () => run(user),
+    });
+  }
 
   /** Changes your password: your other sessions end; this browser gets a fresh cookie. */
   @Put('password')
   @ApiOkResponse({ type: OkDto })
+  @TOO_MANY
   async changePassword(
     @Req() request: FastifyRequest,
     @Body() body: ChangePasswordDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<OkDto> {
-    const user = await this.users.changeOwnPassword(
-      currentUser(request),
-      body.current_password,
-      body.new_password,
+    const user = await this.checked(request, reply, (own) =>
+      this.users.changeOwnPassword(own, body.current_password, body.new_password),
     );
     setSessionCookie(reply, await this.sessions.issueSession(user));
     return { ok: true };
@@ -90,8 +120,13 @@ export class AccountController {
   @Post('me/totp/disable')
   @HttpCode(200)
   @ApiOkResponse({ type: OkDto })
-  async disable(@Req() request: FastifyRequest, @Body() body: PasswordConfirmationDto): Promise<OkDto> {
-    await this.totp.disable(currentUser(request), body.password);
+  @TOO_MANY
+  async disable(
+    @Req() request: FastifyRequest,
+    @Body() body: PasswordConfirmationDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<OkDto> {
+    await this.checked(request, reply, (own) => this.totp.disable(own, body.password));
     return { ok: true };
   }
 
@@ -100,10 +135,16 @@ export class AccountController {
   @HttpCode(200)
   @ApiOkResponse({ type: RecoveryCodesDto })
   @ApiConflictResponse({ description: 'the second factor is off' })
+  @TOO_MANY
   async recovery(
     @Req() request: FastifyRequest,
     @Body() body: PasswordConfirmationDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<RecoveryCodesDto> {
-    return { recovery_codes: await this.totp.regenerateRecoveryCodes(currentUser(request), body.password) };
+    return {
+      recovery_codes: await this.checked(request, reply, (own) =>
+        this.totp.regenerateRecoveryCodes(own, body.password),
+      ),
+    };
   }
 }

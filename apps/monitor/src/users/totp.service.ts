@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ConflictError, InvalidInputError, NotFoundError } from '@monitor/domain';
 import { generateSecret, generateURI, verify } from 'otplib';
 import * as QRCode from 'qrcode';
-import { verifyPassword } from '../auth/passwords';
+import { verifyPassword, WrongPassword } from '../auth/passwords';
 import { generateRecoveryCodes, hashRecoveryCode, normalizeRecoveryCode } from '../auth/recovery-codes';
 import { Clock } from '../core/clock/clock';
 import { UnitOfWork } from '../core/database/unit-of-work';
@@ -117,7 +117,7 @@ export class TotpService {
 
   private async requirePassword(user: User, password: string): Promise<void> {
     if (!(await verifyPassword(password, user.passwordHash)))
-      throw new InvalidInputError('password is not correct');
+      throw new WrongPassword('password is not correct');
   }
 
   private uri(username: string, secret: string): string {

@@ -1,3 +1,4 @@
+import { InvalidInputError } from '@monitor/domain';
 import type { SqlExecutor } from '../core/database/sql-client';
 import { storedBoolean } from '../core/database/stored-values';
 
@@ -79,25 +80,39 @@ export async function exportAccounts(tx: SqlExecutor): Promise<(AccountRecord & 
   }));
 }
 
+/** Token epochs are 32-bit integer columns on PostgreSQL. */
+const MAX_TOKEN_EPOCH = 2_147_483_647;
+
 /**
  * Makes the accounts those of `accounts`, matched by username in any case: others are deleted
  * (their codes go with them), matches updated, the rest inserted; each gets exactly its codes.
+ * Every restored account's token epoch becomes one past the higher of its stored epoch and the
+ * document's, so no session issued before the restore is valid after it: a session ended by a
+ * password change, a disable or an older restore cannot come back with an older document.
  */
 export async function importAccounts(tx: SqlExecutor, accounts: AccountRecord[], now: number): Promise<void> {
-  const stored = await tx.all<{ id: number; username: string }>('SELECT id, username FROM users');
+  const stored = await tx.all<{ id: number; username: string; token_epoch: number }>(
+    'SELECT id, username, token_epoch FROM users',
+  );
   const wanted = new Set(accounts.map((a) => a.username.toLowerCase()));
   for (const row of stored)
     if (!wanted.has(row.username.toLowerCase())) await tx.run('DELETE FROM users WHERE id = ?', [row.id]);
-  const ids = new Map(stored.map((u) => [u.username.toLowerCase(), u.id]));
+  const byName = new Map(stored.map((u) => [u.username.toLowerCase(), u]));
   const columns = `username = ?, password_hash = ?, role = ?, disabled = ?, token_epoch = ?, totp_secret = ?,
     totp_enabled = ?, totp_last_step = ?, ui = ?, tour_version = ?, last_login_at = ?`;
   for (const a of accounts) {
+    const match = byName.get(a.username.toLowerCase());
+    const epoch = Math.max(Number(match?.token_epoch ?? 0), a.token_epoch) + 1;
+    if (epoch > MAX_TOKEN_EPOCH)
+      throw new InvalidInputError(
+        `accounts: the token epoch of "${a.username}" cannot go past ${MAX_TOKEN_EPOCH}`,
+      );
     const values = [
       a.username,
       a.password_hash,
       a.role,
       a.disabled,
-      a.token_epoch,
+      epoch,
       a.totp_secret,
       a.totp_enabled,
       a.totp_last_step,
@@ -105,7 +120,7 @@ export async function importAccounts(tx: SqlExecutor, accounts: AccountRecord[],
       a.tour_version,
       a.last_login_at,
     ];
-    let id = ids.get(a.username.toLowerCase());
+    let id = match?.id;
     if (id !== undefined)
       await tx.run(
         `UPDATE users SET ${columns}, created_at = coalesce(?, created_at), updated_at = ? WHERE id = ?`,

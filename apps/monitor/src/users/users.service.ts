@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { ConflictError, InvalidInputError, NotFoundError } from '@monitor/domain';
 import type { Role, UpdateUserRequest, UserAccount } from '@monitor/contracts';
-import { checkPasswordRules, hashPassword, verifyPassword } from '../auth/passwords';
+import { checkPasswordRules, hashPassword, verifyPassword, WrongPassword } from '../auth/passwords';
 import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
@@ -132,7 +132,7 @@ export class UsersService implements OnApplicationBootstrap {
 
   async changeOwnPassword(user: User, current: string, next: string): Promise<User> {
     if (!(await verifyPassword(current, user.passwordHash))) {
-      throw new InvalidInputError('current_password is not correct');
+      throw new WrongPassword('current_password is not correct');
     }
     return this.setPassword(user.id, next);
   }

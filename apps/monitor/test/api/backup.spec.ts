@@ -20,7 +20,16 @@ import { sqliteHandle } from '../../src/core/database/sqlite-handle';
 import { SchedulerService } from '../../src/scheduler/scheduler.service';
 import { SensorRuntimeService } from '../../src/scheduler/sensor-runtime.service';
 import { MutableClock } from './support/clock';
-import { accountWithRole, ADMIN, apiKeyHeaders, call, Headers, setupAdmin, signIn } from './support/http';
+import {
+  accountWithRole,
+  ADMIN,
+  apiKeyHeaders,
+  call,
+  Headers,
+  sessionCookieOf,
+  setupAdmin,
+  signIn,
+} from './support/http';
 import { itOnSqlite, testBackend } from '../support/test-database';
 import { createSensor, type HttpTarget, record, type Sensor, sql, startHttpTarget } from './support/sensors';
 import { startTestApp, TestApp } from './support/test-app';
@@ -59,13 +68,18 @@ async function restore(
   headers: Headers,
   body: string | Buffer,
   contentType = 'application/json',
-): Promise<{ status: number; body: RestoreResult & { error?: string } }> {
+): Promise<{ status: number; body: RestoreResult & { error?: string }; cookie: string | null }> {
   const response = await fetch(`${t.url}/api/restore`, {
     method: 'POST',
     headers: { ...headers, 'content-type': contentType },
     body,
   });
-  return { status: response.status, body: (await response.json()) as RestoreResult & { error?: string } };
+  return {
+    status: response.status,
+    body: (await response.json()) as RestoreResult & { error?: string },
+    // Restored accounts lose their sessions; the restoring browser gets this fresh one.
+    cookie: sessionCookieOf(response),
+  };
 }
 
 /** Every row of every table, in a stable order: equal dumps mean an unchanged database. */
@@ -698,6 +712,7 @@ describe('restore refusals and the safety copy', () => {
       const res = await restore(t, admin, text);
       events.stop();
       expect(res.status).toBe(200);
+      admin = { cookie: res.cookie as string };
       expect(res.body.counts).toMatchObject({ sensors: 1, sites: 1, rollup_daily: 1, incidents: 0 });
       expect(res.body.safety_copy.startsWith(`${DATABASE_FILE}.before-restore-`)).toBe(true);
       // The copy holds exactly the rows from before the restore.

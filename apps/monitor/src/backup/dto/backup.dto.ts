@@ -19,6 +19,6 @@ export class RestoreResultDto implements RestoreResult {
   counts!: Partial<Record<BackupTable, number>>;
   /** File name of the copy of the database made before the restore, beside the database. */
   safety_copy!: string;
-  /** True when accounts were restored with their token epochs: existing sessions may end or come back. */
+  /** True when accounts were restored: every session of theirs ended (the restoring browser got a fresh cookie). */
   token_epoch_notice!: boolean;
 }

@@ -8,6 +8,7 @@ import { alertOutboxStatements } from './migrations/1764000000002-alert-outbox';
 import { apiFilterIndexStatements, TRIGRAM_INDEXES } from './migrations/1764000000003-api-filter-indexes';
 import { clusterStatements } from './migrations/1764000000004-cluster';
 import { statusPageStatements } from './migrations/1764000000005-status-pages';
+import { spentChallengeStatements } from './migrations/1764260000000-spent-challenges';
 import { POSTGRES_INITIAL_SCHEMA } from './migrations/postgres-initial-schema';
 import { CONNECT_TIMEOUT_MS, describePgError } from './open-postgres';
 
@@ -32,6 +33,7 @@ const postgresStatements = (): string[] => [
   ...apiFilterIndexStatements('postgres'),
   ...clusterStatements('postgres'),
   ...statusPageStatements('postgres'),
+  ...spentChallengeStatements('postgres'),
 ];
 
 /** What the `cluster` check needs from the configuration. */

@@ -194,8 +194,9 @@ export class SignInPageComponent {
       await this.signedIn();
     } catch (failure: unknown) {
       const error = ApiCallError.from(failure);
-      if (error.status === 401 && this.expired(challenge, error)) {
-        this.startOver(t('auth.signIn.expired'));
+      // A challenge takes one try, right or wrong: after a refused code the password comes first.
+      if (error.status === 401) {
+        this.startOver(t(this.expired(challenge, error) ? 'auth.signIn.expired' : 'auth.signIn.codeRefused'));
       } else {
         this.failure.set(messageWithRetry(error));
         this.focus('#sign-in-code');

@@ -5,6 +5,7 @@ import { MONITOR_CONFIG } from '../config/config.tokens';
 import type { MonitorConfig } from '../config/monitor-config';
 import { checkStorage, inspectDatabase } from './database-checks';
 import { databasePath } from './database-path';
+import { hasRoomToRecover } from './disk-space';
 import { APPLICATION_ID } from './database-identity';
 import { sqliteHandle } from './sqlite-handle';
 
@@ -34,10 +35,33 @@ export class DatabaseProbe {
         () => false,
       );
     const db = sqliteHandle(this.dataSource);
-    if (db.inTransaction) return false;
+    if (db.inTransaction || !this.hasRoom()) return false;
     try {
+      this.truncateLog();
       db.pragma(`application_id = ${APPLICATION_ID}`);
       return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** SQLite: whether the disk has room for a spell of full-disk failures to end (true on PostgreSQL). */
+  hasRoom(): boolean {
+    return this.config.database_url ? true : hasRoomToRecover(this.config.data_dir);
+  }
+
+  /**
+   * SQLite: copies the write-ahead log into the database and cuts it to nothing, giving its space
+   * back to the file system; false when it could not (busy, or the database file cannot grow).
+   * Never inside an open transaction.
+   */
+  truncateLog(): boolean {
+    if (this.config.database_url) return false;
+    const db = sqliteHandle(this.dataSource);
+    if (db.inTransaction) return false;
+    try {
+      const [row] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+      return row?.busy === 0;
     } catch {
       return false;
     }

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { classifyStorageError } from './storage-errors';
 
 /**
@@ -15,13 +16,18 @@ export const WAL_SIZE_LIMIT_BYTES = 1 << 20;
  */
 export const ROOM_TO_RECOVER_BYTES = WAL_SIZE_LIMIT_BYTES;
 
-/** Bytes an unprivileged writer may still use on the file system holding `path`; null if unknown. */
-export function freeBytes(path: string): number | null {
-  try {
-    const stats = fs.statfsSync(path);
-    return stats.bavail * stats.bsize;
-  } catch {
-    return null;
+/**
+ * Bytes an unprivileged writer may still use on the file system holding `target` (or its nearest
+ * existing parent: a data directory not yet created); null if unknown.
+ */
+export function freeBytes(target: string): number | null {
+  for (let dir = path.resolve(target); ; dir = path.dirname(dir)) {
+    try {
+      const stats = fs.statfsSync(dir);
+      return stats.bavail * stats.bsize;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || dir === path.dirname(dir)) return null;
+    }
   }
 }
 

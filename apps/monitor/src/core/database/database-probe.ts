@@ -35,9 +35,8 @@ export class DatabaseProbe {
         () => false,
       );
     const db = sqliteHandle(this.dataSource);
-    if (db.inTransaction || !this.hasRoom()) return false;
+    if (db.inTransaction) return false;
     try {
-      this.truncateLog();
       db.pragma(`application_id = ${APPLICATION_ID}`);
       return true;
     } catch {
@@ -59,11 +58,16 @@ export class DatabaseProbe {
     if (this.config.database_url) return false;
     const db = sqliteHandle(this.dataSource);
     if (db.inTransaction) return false;
+    // TRUNCATE waits for every reader (a backup's snapshot) and writer: never on the event loop.
+    const timeout = db.pragma('busy_timeout', { simple: true }) as number;
+    db.pragma('busy_timeout = 0');
     try {
       const [row] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
       return row?.busy === 0;
     } catch {
       return false;
+    } finally {
+      db.pragma(`busy_timeout = ${timeout}`);
     }
   }
 

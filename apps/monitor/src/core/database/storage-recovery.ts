@@ -53,6 +53,8 @@ export class StorageRecovery implements OnApplicationBootstrap, OnApplicationShu
 
   private look(): void {
     if (this.stopped || !this.health.problem()?.full) return this.stop();
+    if (!this.probe.hasRoom()) return;
+    this.probe.truncateLog();
     void this.probe.tryWrite().then((ok) => {
       if (ok) this.health.reportSuccess({ noticed_by: 'storage watch' });
     });

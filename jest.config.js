@@ -41,7 +41,7 @@ const postgres = {
     // SQLite by nature: another application's .db file, its journal and application_id. The
     // PostgreSQL counterpart (another application's tables) is in postgres-storage.spec.ts.
     '/test/cli/foreign-database\\.spec\\.ts$',
-    '/test/cli/(postgres-cluster|postgres-names|pg-jest-projects|postgres-storage|postgres-backup)\\.spec\\.ts$',
+    '/test/cli/(postgres-cluster|postgres-names|pg-jest-projects|postgres-storage|postgres-backup|postgres-restart)\\.spec\\.ts$',
   ],
 };
 

@@ -1,10 +1,21 @@
-// Disk-full benchmark (issue 13, needs root to mount a 16 MiB tmpfs): N http sensors at 1 s with
-// the data directory on a small tmpfs, which is then filled for S seconds and freed again.
-// Reports, while full: answers to POST /api/sensors, error log lines, /healthz status and latency
-// (p50/p99); after freeing: how long until /healthz is 200 again and until every result of the
-// spell is stored, and the `storage recovered` line.
+// Disk-full benchmark (issues 13 and 25, needs root to mount a tmpfs): N http sensors at 1 s with
+// the data directory on a small tmpfs, which is then filled for S seconds; then only `freed` bytes
+// (2 MiB) are given back. Reports, while full: answers to POST /api/sensors, error log lines,
+// /healthz status and latency (p50/p99); after freeing: how long until the first result is stored
+// and until /healthz is 200, whether storing then stays resumed for `after` seconds (no new
+// `storage full` line), and the write-ahead log's peak size before the fill and after freeing.
+// BENCH_MAIN=<path to main.js> runs another build (e.g. the commit before a change).
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -35,20 +46,36 @@ async function timedGet(url) {
   return { status: res.status, ms: performance.now() - started };
 }
 
-export async function run({ sensors = 200, seconds = 30 } = {}) {
+/** Samples the size of the write-ahead log every 50 ms; `peak()` since the last `reset()`. */
+function walWatch(file) {
+  let peak = 0;
+  const timer = setInterval(() => {
+    if (existsSync(file)) peak = Math.max(peak, statSync(file).size);
+  }, 50);
+  return {
+    peak: () => peak,
+    reset: () => (peak = 0),
+    stop: () => clearInterval(timer),
+  };
+}
+
+export async function run({ sensors = 300, seconds = 15, freed = 2 << 20, after = 30, warm = 30 } = {}) {
   if (process.getuid?.() !== 0) {
-    console.log('disk-full: skipped (needs root: mounts a 16 MiB tmpfs)');
+    console.log('disk-full: skipped (needs root: mounts a tmpfs)');
     return { skipped: 'needs root' };
   }
   const mountPoint = mkdtempSync(join(tmpdir(), 'monitor-bench-full-'));
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16m', 'tmpfs', mountPoint]);
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64m', 'tmpfs', mountPoint]);
   const target = await startTarget();
   let server;
+  let wal;
   try {
     server = await startBenchServer({
       env: { MONITOR_ADMIN_PASSWORD: PASSWORD },
       dataDir: join(mountPoint, 'data'),
+      ...(process.env.BENCH_MAIN ? { main: process.env.BENCH_MAIN } : {}),
     });
+    wal = walWatch(join(server.dataDir, 'monitor.db-wal'));
     const headers = await apiKeyFor(server.url, PASSWORD);
     await createSensors(
       server.url,
@@ -60,7 +87,9 @@ export async function run({ sensors = 200, seconds = 30 } = {}) {
         interval: 1,
       })),
     );
-    await sleep(7000);
+    wal.reset();
+    await sleep(warm * 1000);
+    const walPeakRunning = wal.peak();
 
     const filler = join(mountPoint, 'filler');
     fill(filler);
@@ -85,25 +114,44 @@ export async function run({ sensors = 200, seconds = 30 } = {}) {
     const spellLines = server.lines.slice(linesBefore).map((line) => JSON.parse(line));
     const errorLines = spellLines.filter((l) => l.level === 'error' && l.msg !== 'http request failed');
 
-    rmSync(filler);
+    const db = new Database(join(server.dataDir, 'monitor.db'), { readonly: true });
+    const count = (from, to) =>
+      db.prepare('SELECT count(*) AS n FROM probe_results WHERE ts BETWEEN ? AND ?').get(from, to).n;
+    const total = () => db.prepare('SELECT count(*) AS n FROM probe_results').get().n;
+    const storedBefore = total();
+
+    truncateSync(filler, statSync(filler).size - freed);
+    wal.reset();
     const freedAt = Date.now();
-    const freed = performance.now();
+    const freedNow = performance.now();
     let healthyMs;
-    while (healthyMs === undefined && performance.now() - freed < 60_000) {
-      if ((await timedGet(`${server.url}/healthz`)).status === 200) healthyMs = performance.now() - freed;
-      else await sleep(50);
+    let firstStoredMs;
+    while (
+      (healthyMs === undefined || firstStoredMs === undefined) &&
+      performance.now() - freedNow < 60_000
+    ) {
+      if (firstStoredMs === undefined && total() > storedBefore) firstStoredMs = performance.now() - freedNow;
+      if (healthyMs === undefined && (await timedGet(`${server.url}/healthz`)).status === 200)
+        healthyMs = performance.now() - freedNow;
+      await sleep(20);
     }
     // Every sensor probed once a second: the spell's results are stored when each has about `seconds`.
-    const db = new Database(join(server.dataDir, 'monitor.db'), { readonly: true });
-    const count = () =>
-      db.prepare('SELECT count(*) AS n FROM probe_results WHERE ts BETWEEN ? AND ?').get(fullSince, freedAt)
-        .n;
     let storedMs;
-    while (storedMs === undefined && performance.now() - freed < 60_000) {
-      if (count() >= sensors * (seconds - 2)) storedMs = performance.now() - freed;
+    while (storedMs === undefined && performance.now() - freedNow < 60_000) {
+      if (count(fullSince, freedAt) >= sensors * (seconds - 2)) storedMs = performance.now() - freedNow;
       else await sleep(100);
     }
-    const stored = count();
+    const spellStored = count(fullSince, freedAt);
+    // Stays resumed: results keep arriving and no new spell starts for `after` seconds.
+    const watchFrom = Date.now();
+    const linesAtRecovery = server.lines.length;
+    await sleep(after * 1000);
+    const storedWhileWatched = count(watchFrom, Date.now());
+    const newSpells = server.lines
+      .slice(linesAtRecovery)
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.msg === 'storage full').length;
+    const finalHealth = (await timedGet(`${server.url}/healthz`)).status;
     db.close();
     const recovered = server.lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'storage recovered');
 
@@ -111,6 +159,9 @@ export async function run({ sensors = 200, seconds = 30 } = {}) {
     const result = {
       sensors,
       full_s: seconds,
+      freed_bytes: freed,
+      wal_peak_bytes_running: walPeakRunning,
+      wal_peak_bytes_after_freeing: wal.peak(),
       create_answers_while_full: creates,
       error_lines_while_full: errorLines.length,
       error_messages: [...new Set(errorLines.map((l) => l.msg))],
@@ -119,14 +170,19 @@ export async function run({ sensors = 200, seconds = 30 } = {}) {
         p50_ms: Math.round(percentile(ms, 50) * 10) / 10,
         p99_ms: Math.round(percentile(ms, 99) * 10) / 10,
       },
+      first_result_stored_after_freeing_ms: firstStoredMs === undefined ? null : Math.round(firstStoredMs),
       healthz_200_after_freeing_ms: healthyMs === undefined ? null : Math.round(healthyMs),
-      spell_results_stored: stored,
+      spell_results_stored: spellStored,
       spell_results_stored_after_ms: storedMs === undefined ? null : Math.round(storedMs),
+      [`stored_in_${after}_s_after`]: storedWhileWatched,
+      [`new_full_spells_in_${after}_s_after`]: newSpells,
+      healthz_at_end: finalHealth,
       recovered_line: recovered ?? null,
     };
     console.log(`disk-full: ${JSON.stringify(result)}`);
     return result;
   } finally {
+    wal?.stop();
     await server?.stop();
     await target.close();
     execFileSync('umount', ['-l', mountPoint]);

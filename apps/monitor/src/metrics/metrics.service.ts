@@ -49,6 +49,7 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
    * process's own metrics. Rendered in full before the answer starts, so a failure is still a 500.
    */
   async scrape(): Promise<string[]> {
+    await this.uptimeOfEverySensor();
     const siteNames = await this.sites.names();
     const now = this.clock.now();
     const samples: SensorSample[] = [];
@@ -82,11 +83,31 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
     }
     this.counters.forgetAllBut((id) => ids.has(id));
     if (now - this.uptimeAt >= UPTIME_REFRESH_MS || now < this.uptimeAt) this.refreshUptime();
-    else if (uptimeMissing.length > 0) this.refreshUptime(uptimeMissing);
+    else if (uptimeMissing.length > 0) this.refreshUptime(uptimeMissing); // created meanwhile
     const pieces = (await renderSensorFamilies(samples)).map((piece) => `${piece}\n`);
     await nextTurn();
     pieces.push(await this.counters.registry.metrics());
     return pieces;
+  }
+
+  /**
+   * Waits until every sensor has its ratios (null ones when it has no results): a scrape without a
+   * series makes it vanish from Prometheus for a scrape interval, as after every start. Only the
+   * first scrape (or one after a sensor was created) waits; later ones are served from the cache.
+   * At most two rounds: the computation under way, then one for sensors it did not cover.
+   */
+  private async uptimeOfEverySensor(): Promise<void> {
+    for (let round = 0; round < 2 && !this.stopped; round++) {
+      if (!this.refreshing) {
+        const missing = [...this.runtime.all()]
+          .map((entry) => entry.definition.id)
+          .filter((id) => !this.uptime.has(id));
+        if (missing.length === 0) return;
+        // The first computation (at bootstrap) may have found no sensors yet: compute them all.
+        this.refreshUptime(this.uptimeAt === Number.NEGATIVE_INFINITY ? undefined : missing);
+      }
+      await this.refreshing;
+    }
   }
 
   /** Resolves once the uptime ratios being computed (if any) are in place. */

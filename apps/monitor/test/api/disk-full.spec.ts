@@ -9,7 +9,7 @@ import { ADMIN, call, Headers, setupAdmin, signIn } from './support/http';
 import { createSensor, flush, HttpTarget, Sensor, sql, startHttpTarget } from './support/sensors';
 import { startTestApp, TestApp } from './support/test-app';
 
-jest.setTimeout(120_000);
+jest.setTimeout(240_000);
 
 const itAsRoot = process.getuid?.() === 0 ? it : it.skip;
 
@@ -174,6 +174,79 @@ describe('a full disk', () => {
       );
       expect(names.sort()).toEqual(['after freeing', 'probed']);
       expect(await storedResults(t, probed.id, fullSince, freedAt)).toBeGreaterThanOrEqual(3);
+    },
+  );
+});
+
+describe('a full disk under 300 sensors at 1 s, then 2 MiB freed', () => {
+  const SENSORS = 300;
+  let mountPoint: string;
+  let mounted = false;
+  let t: TestApp | undefined;
+  let target: HttpTarget | undefined;
+
+  beforeAll(() => {
+    mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), 'monitor-full-busy-'));
+    if (process.getuid?.() !== 0) return;
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=32m', 'tmpfs', mountPoint]);
+    mounted = true;
+  });
+
+  afterAll(async () => {
+    try {
+      await t?.close().catch(() => undefined);
+      await target?.close();
+    } finally {
+      if (mounted) execFileSync('umount', ['-l', mountPoint]);
+      fs.rmSync(mountPoint, { recursive: true, force: true });
+    }
+  });
+
+  itAsRoot(
+    'answers 503 naming the storage while full, and stores again, for good, once 2 MiB are freed (needs root: mounts a tmpfs)',
+    async () => {
+      const dataDir = path.join(mountPoint, 'data');
+      const filler = path.join(mountPoint, 'filler');
+      t = await startTestApp({ dataDir });
+      const app = t;
+      const admin = await setupAdmin(app);
+      target = await startHttpTarget(200);
+      for (let i = 0; i < SENSORS; i++)
+        await createSensor(app, admin, {
+          name: `s${i}`,
+          type: 'http',
+          target: `${target.url}${i}`,
+          interval: 1,
+        });
+      const health = app.app.get(StorageHealth);
+      const stored = async (): Promise<number> =>
+        (await sql<{ n: number }>(app, 'SELECT count(*) AS n FROM probe_results'))[0].n;
+      const fullLines = (): number => app.logs.filter((l) => l.msg === 'storage full').length;
+      await waitFor('results of every sensor', async () => (await stored()) >= 2 * SENSORS);
+
+      fill(filler);
+      await waitFor('writes failing', () => /SQLITE_FULL/.test(health.problem()?.reason ?? ''));
+      const healthz = await call<{ error: string }>(app, 'GET', '/healthz');
+      expect(healthz.status).toBe(503);
+      expect(healthz.body.error).toMatch(/^database writes failing since .*SQLITE_FULL: the disk is full/);
+      // A few seconds of results wait in memory; the spell stays one spell.
+      const hits = target.hits;
+      await waitFor('probes while full', () => target!.hits >= hits + 3 * SENSORS);
+      expect((await call(app, 'GET', '/healthz')).status).toBe(503);
+      expect(fullLines()).toBe(1);
+
+      fs.truncateSync(filler, fs.statSync(filler).size - 2 * 1024 * 1024);
+      const before = await stored();
+      await waitFor('/healthz 200', async () => (await call(app, 'GET', '/healthz')).status === 200);
+      await waitFor('results stored again', async () => (await stored()) > before);
+      // Stays resumed: another 30 s of results (9,000) are stored with no new spell. An unbounded
+      // write-ahead log took the 2 MiB within about 12 s and storing stopped again.
+      const resumed = await stored();
+      await waitFor('30 s more of results', async () => (await stored()) >= resumed + 30 * SENSORS, 120_000);
+      expect(health.problem()).toBeNull();
+      expect(fullLines()).toBe(1);
+      expect((await call(app, 'GET', '/healthz')).status).toBe(200);
+      expect(app.logs.filter((l) => l.msg === 'storage recovered')).toHaveLength(1);
     },
   );
 });

@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { SettingsResponse } from '@monitor/contracts';
 import { DeliveryService } from '../../src/channels/delivery.service';
 import { MetricsService } from '../../src/metrics/metrics.service';
@@ -249,7 +252,7 @@ describe('GET /metrics', () => {
       );
     });
 
-    it('gives a new sensor its ratios soon after, without waiting for the next full recomputation', async () => {
+    it('gives a new sensor its ratios in the first scrape that sees it, without recomputing the others', async () => {
       const late = await createSensor(t, admin, {
         name: 'late',
         type: 'http',
@@ -262,11 +265,8 @@ describe('GET /metrics', () => {
          VALUES (?, ?, 10, 9, 20, 1, 9)`,
         [late.id, today + 11 * HOUR],
       );
-      const first = await scrape(admin);
-      expect(
-        valueOf(first.text, 'monitor_sensor_uptime_ratio', { ...labels('late', 'http'), window: '1d' }),
-      ).toBe(undefined);
-      await t.app.get(MetricsService).uptimeSettled();
+      // The first scrape that sees the sensor has its ratios: a series missing from one scrape
+      // vanishes from Prometheus for a scrape interval.
       const { text } = await scrape(admin);
       expect(valueOf(text, 'monitor_sensor_uptime_ratio', { ...labels('late', 'http'), window: '1d' })).toBe(
         0.9,
@@ -366,5 +366,48 @@ describeOnPostgres('instances share one PostgreSQL database')('the metrics token
     expect(await scrape(a, second)).toBe(200);
     expect((await call(a, 'DELETE', '/api/metrics-token', undefined, admin)).status).toBe(200);
     expect(await scrape(b, second)).toBe(401);
+  });
+});
+
+describe('the first scrape after a start', () => {
+  const clock = new MutableClock(Date.parse('2026-11-21T12:30:00Z'));
+  const apps: TestApp[] = [];
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'monitor-metrics-'));
+  afterAll(async () => {
+    for (const app of apps.splice(0)) await app.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('already has the uptime ratios of every sensor with stored history', async () => {
+    const first = await startTestApp({ startScheduler: false, clock, dataDir });
+    apps.push(first);
+    const admin = await setupAdmin(first);
+    const names = ['one', 'two', 'three', 'never probed'];
+    const ids: number[] = [];
+    for (const name of names)
+      ids.push((await createSensor(first, admin, { name, type: 'tcp', target: '127.0.0.1:9' })).id);
+    const today = Date.parse('2026-11-21T00:00:00Z');
+    for (const [i, id] of ids.slice(0, 3).entries())
+      await sql(
+        first,
+        `INSERT INTO rollup_hourly (sensor_id, bucket_start, count, up, latency_sum, latency_min, latency_max)
+         VALUES (?, ?, 10, ?, 20, 1, 9)`,
+        [id, today + 11 * HOUR, 10 - i],
+      );
+    const token = (
+      await call<{ metrics_token: string }>(first, 'POST', '/api/metrics-token', undefined, admin)
+    ).body.metrics_token;
+    await first.close();
+    apps.pop();
+
+    const t = await startTestApp({ startScheduler: false, clock, dataDir });
+    apps.push(t);
+    const text = await (
+      await t.request('/metrics', { headers: { authorization: `Bearer ${token}` } })
+    ).text();
+    const ratio = (sensor: string, window: string) =>
+      valueOf(text, 'monitor_sensor_uptime_ratio', { sensor, type: 'tcp', group: '', site: '', window });
+    expect(names.map((name) => ratio(name, '1d'))).toEqual([1, 0.9, 0.8, undefined]);
+    expect(names.map((name) => ratio(name, '30d'))).toEqual([1, 0.9, 0.8, undefined]);
   });
 });

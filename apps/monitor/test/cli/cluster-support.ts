@@ -21,11 +21,12 @@ export class TestCluster {
   private readonly dirs: string[] = [];
   private readonly config: string;
 
-  constructor(deadAfter = '3s') {
+  /** `databaseUrl`: a database of the caller's own (a server it stops and starts), not the shared test server's. */
+  constructor(deadAfter = '3s', databaseUrl?: string) {
     const shared = tempDir('monitor-cluster-');
     this.sharedDir = shared;
     this.dirs.push(shared);
-    this.databaseUrl = databaseUrlFor(shared);
+    this.databaseUrl = databaseUrl ?? databaseUrlFor(shared);
     this.config = path.join(shared, 'monitor.yaml');
     fs.writeFileSync(this.config, `cluster:\n  dead_after: ${deadAfter}\n`);
   }

@@ -29,8 +29,11 @@ export interface PgCluster {
   dropDatabase(name: string): Promise<void>;
   /** Stops the server (fast shutdown) and removes the temp directory. */
   stop(): Promise<void>;
-  /** Shuts the server down, keeping its data: clients see the database go away. */
-  pause(): Promise<void>;
+  /**
+   * Shuts the server down, keeping its data: clients see the database go away. `fast` ends the
+   * sessions cleanly; `immediate` is a crash (recovery at the next start).
+   */
+  pause(mode?: 'fast' | 'immediate'): Promise<void>;
   /** Starts the paused server again on the same port with the same data. */
   resume(): Promise<void>;
   /** The same, synchronously and with an immediate shutdown: for process 'exit' handlers. */
@@ -296,8 +299,8 @@ function makeCluster(parts: {
       if (!fast.ok) await run(stopCommand('immediate'), root);
       finish();
     },
-    async pause(): Promise<void> {
-      const result = await run(stopCommand('fast'), root);
+    async pause(mode: 'fast' | 'immediate' = 'fast'): Promise<void> {
+      const result = await run(stopCommand(mode), root);
       if (!result.ok) throw new Error(`pg_ctl stop failed:\n${result.output}`);
     },
     async resume(): Promise<void> {

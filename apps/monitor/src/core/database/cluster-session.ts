@@ -25,6 +25,8 @@ export class ClusterSession {
   private connected = false;
   private readonly listeners = new Map<string, (payload: string) => void>();
   private readonly reconnectHooks: (() => Promise<void>)[] = [];
+  private retry?: NodeJS.Timeout;
+  private reconnecting = false;
 
   constructor(
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
@@ -58,23 +60,40 @@ export class ClusterSession {
     this.connected = false;
     this.logger.warn('lost the cluster connection to the database; reconnecting');
     void client.end().catch(() => undefined);
-    const retry = setTimeout(() => void this.reconnect(), RECONNECT_MS);
-    retry.unref();
+    this.reconnectLater();
+  }
+
+  /**
+   * One reconnection at a time: a session lost again while the hooks run (a second restart) and
+   * the hooks' failure both ask for one. Two would leave an orphaned session holding the name
+   * lock and listening, so the next re-take fails and every notification arrives twice.
+   */
+  private reconnectLater(): void {
+    if (this.closing || this.retry || this.reconnecting) return;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      void this.reconnect();
+    }, RECONNECT_MS);
+    this.retry.unref();
   }
 
   private async reconnect(): Promise<void> {
     if (this.closing) return;
+    this.reconnecting = true;
     try {
       await this.connect();
       for (const hook of this.reconnectHooks) await hook();
-      this.logger.info('cluster connection to the database restored');
+      if (this.client) this.logger.info('cluster connection to the database restored');
     } catch {
-      this.client?.end().catch(() => undefined);
+      const client = this.client;
       this.client = undefined;
       this.connected = false;
-      const retry = setTimeout(() => void this.reconnect(), RECONNECT_MS);
-      retry.unref();
+      client?.end().catch(() => undefined);
+    } finally {
+      this.reconnecting = false;
     }
+    // Failed, or lost again while the hooks ran: another try.
+    if (!this.client) this.reconnectLater();
   }
 
   onReconnect(hook: () => Promise<void>): void {
@@ -119,6 +138,8 @@ export class ClusterSession {
 
   async close(): Promise<void> {
     this.closing = true;
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = undefined;
     this.connected = false;
     await this.client?.end().catch(() => undefined);
     this.client = undefined;

@@ -2,6 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { currentUidText, describeErrno, StartupError } from '../process/startup-error';
+import { databasePath } from './database-path';
+import { noSpaceText } from './disk-space';
 
 /** Beside monitor.db; a SQLite file of its own, so its lock never touches the database's. */
 export const LOCK_FILE = 'monitor.lock';
@@ -68,6 +70,9 @@ export function lockDataDirectory(
   } catch (error) {
     if (error instanceof StartupError) throw error;
     db?.close();
+    // Taking the lock writes a row: on a full disk this is the first thing to fail.
+    const noSpace = noSpaceText(databasePath(dir), dir, error);
+    if (noSpace) throw new StartupError(noSpace);
     const code = (error as { code?: unknown }).code;
     const reason =
       typeof code === 'string' && code.startsWith('SQLITE_')

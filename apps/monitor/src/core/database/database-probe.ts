@@ -5,6 +5,7 @@ import { MONITOR_CONFIG } from '../config/config.tokens';
 import type { MonitorConfig } from '../config/monitor-config';
 import { checkStorage, inspectDatabase } from './database-checks';
 import { databasePath } from './database-path';
+import { hasRoomToRecover } from './disk-space';
 import { APPLICATION_ID } from './database-identity';
 import { sqliteHandle } from './sqlite-handle';
 
@@ -40,6 +41,33 @@ export class DatabaseProbe {
       return true;
     } catch {
       return false;
+    }
+  }
+
+  /** SQLite: whether the disk has room for a spell of full-disk failures to end (true on PostgreSQL). */
+  hasRoom(): boolean {
+    return this.config.database_url ? true : hasRoomToRecover(this.config.data_dir);
+  }
+
+  /**
+   * SQLite: copies the write-ahead log into the database and cuts it to nothing, giving its space
+   * back to the file system; false when it could not (busy, or the database file cannot grow).
+   * Never inside an open transaction.
+   */
+  truncateLog(): boolean {
+    if (this.config.database_url) return false;
+    const db = sqliteHandle(this.dataSource);
+    if (db.inTransaction) return false;
+    // TRUNCATE waits for every reader (a backup's snapshot) and writer: never on the event loop.
+    const timeout = db.pragma('busy_timeout', { simple: true }) as number;
+    db.pragma('busy_timeout = 0');
+    try {
+      const [row] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+      return row?.busy === 0;
+    } catch {
+      return false;
+    } finally {
+      db.pragma(`busy_timeout = ${timeout}`);
     }
   }
 

@@ -11,6 +11,7 @@ import { DatabaseProbe } from './database-probe';
 import { openPostgres } from './open-postgres';
 import { trigramsInstalled } from './migrations/1764000000003-api-filter-indexes';
 import { StorageHealth } from './storage-health';
+import { StorageRecovery } from './storage-recovery';
 import { UnitOfWork } from './unit-of-work';
 
 /**
@@ -76,6 +77,7 @@ export class DatabaseModule {
         UnitOfWork,
         DatabaseProbe,
         DatabaseFile,
+        StorageRecovery,
       ],
       exports: [DataSource, DatabaseLifecycle, StorageHealth, UnitOfWork, DatabaseProbe, DatabaseFile],
     };

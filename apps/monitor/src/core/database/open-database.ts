@@ -1,9 +1,11 @@
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { DataSource } from 'typeorm';
 import type { MixedList, EntitySchema } from 'typeorm';
 import { currentUidText, describeErrno, StartupError } from '../process/startup-error';
 import { databasePath } from './database-path';
 import { createPrivateFile, makePrivateDirectory, tightenPrivateFiles } from './private-files';
+import { noSpaceText, WAL_AUTOCHECKPOINT_PAGES, WAL_SIZE_LIMIT_BYTES } from './disk-space';
 import { APPLICATION_ID, foreignDatabaseText, identifyDatabaseFile } from './database-identity';
 import { MIGRATIONS } from './migrations';
 import { runMigrationsOnce } from './run-migrations-once';
@@ -17,7 +19,10 @@ type Entities = MixedList<Function | string | EntitySchema>;
 export const BUSY_TIMEOUT_MS = 5000;
 
 const cannotOpenDatabase = (file: string, error: unknown): StartupError =>
-  new StartupError(`cannot open database ${file}${currentUidText()}: ${describeErrno(error)}`);
+  new StartupError(
+    noSpaceText(file, path.dirname(file), error) ??
+      `cannot open database ${file}${currentUidText()}: ${describeErrno(error)}`,
+  );
 
 /**
  * Creates the data directory when missing, opens `<data-dir>/monitor.db` (WAL, foreign keys,
@@ -55,9 +60,11 @@ export async function openDatabase(
     prepareDatabase: (db: { pragma(sql: string): unknown }) => {
       // WAL with synchronous=NORMAL is durable across process crashes and much cheaper per commit.
       db.pragma('synchronous = NORMAL');
-      // Results of many sensors land on many pages; checkpointing less often writes each page
-      // back once for many commits instead of once per commit.
-      db.pragma('wal_autocheckpoint = 8000');
+      // The log stays small (see WAL_AUTOCHECKPOINT_PAGES): on a full disk it must not take
+      // the space an operator frees. Results are group-committed, so a checkpoint still writes
+      // each page back once for many commits.
+      db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+      db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     },
   });
   keepTransactionStateInStep(dataSource, health);
@@ -71,7 +78,9 @@ export async function openDatabase(
     if (identity.kind !== 'ours') await dataSource.query(`PRAGMA application_id = ${APPLICATION_ID}`);
   } catch (error) {
     await dataSource.destroy().catch(() => undefined);
-    throw new StartupError(`cannot migrate database ${file}: ${describeErrno(error)}`);
+    throw new StartupError(
+      noSpaceText(file, dataDir, error) ?? `cannot migrate database ${file}: ${describeErrno(error)}`,
+    );
   }
   return dataSource;
 }

@@ -72,4 +72,26 @@ describe('StorageHealth', () => {
     health.recovered();
     expect(calls).toEqual(['retry']);
   });
+
+  it('keeps a full-disk spell open while there is no room, whatever write still fits; other spells end at once', () => {
+    const { health, lines } = logged();
+    let room = false;
+    health.requireRoom(() => room);
+    const failing: string[] = [];
+    health.whenFailing((problem) => failing.push(problem.reason));
+    health.reportFailure(full);
+    health.reportSuccess();
+    health.reportFailure(full);
+    expect(health.problem()).toMatchObject({ full: true, failures: 2 });
+    expect(failing).toEqual(['SQLITE_FULL: the disk is full', 'SQLITE_FULL: the disk is full']);
+    room = true;
+    health.reportSuccess();
+    expect(health.problem()).toBeNull();
+    expect(lines.map((l) => l.msg)).toEqual(['storage full', 'storage recovered']);
+
+    room = false;
+    health.reportFailure(Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_WRITE' }));
+    health.reportSuccess();
+    expect(health.problem()).toBeNull();
+  });
 });

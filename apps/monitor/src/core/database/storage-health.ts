@@ -12,6 +12,8 @@ export interface StorageProblem {
   failures: number;
   /** The last failure came from the disk (full, I/O, busy), so a test write can tell when it ends. */
   disk: boolean;
+  /** The disk is full: the spell ends only once there is room again (see requireRoom). */
+  full?: boolean;
 }
 
 /**
@@ -23,15 +25,32 @@ export interface StorageProblem {
 export class StorageHealth {
   private current: StorageProblem | null = null;
   private readonly onRecovery: (() => void)[] = [];
+  private readonly onFailure: ((problem: StorageProblem) => void)[] = [];
+  private room: () => boolean = () => true;
 
   constructor(@Optional() @Inject(APP_LOGGER) private readonly logger?: AppLogger) {}
 
   /** Records a failed write; true when this starts a spell of failures (log once, not per write). */
-  failed(reason: string, at = Date.now(), disk = false): boolean {
+  failed(reason: string, at = Date.now(), disk = false, full = false): boolean {
     const started = this.current === null;
     const failures = (this.current?.failures ?? 0) + 1;
-    this.current = { since: this.current?.since ?? at, reason, failures, disk };
+    this.current = { since: this.current?.since ?? at, reason, failures, disk, ...(full ? { full } : {}) };
+    for (const listener of this.onFailure) listener(this.current);
     return started;
+  }
+
+  /** Calls `listener` after every failed write (the storage watch frees the log, then polls). */
+  whenFailing(listener: (problem: StorageProblem) => void): void {
+    this.onFailure.push(listener);
+  }
+
+  /**
+   * While the disk is full, a write that still fit (in the last kilobytes, or in space a
+   * checkpoint gave back) does not end the spell until `room` says there is space again: ending
+   * it would retry every backlog at once, fill the disk again and log each spell anew.
+   */
+  requireRoom(room: () => boolean): void {
+    this.room = room;
   }
 
   /** Records a successful write; true when this ends a spell of failures. */
@@ -59,7 +78,7 @@ export class StorageHealth {
   reportFailure(error: unknown, fields: Record<string, unknown> = {}): StorageFailure | null {
     const failure = classifyStorageError(error);
     if (!failure) return null;
-    if (this.failed(failure.reason, Date.now(), true)) {
+    if (this.failed(failure.reason, Date.now(), true, failure.status === 507)) {
       const msg = failure.status === 507 ? 'storage full' : 'database writes failing';
       this.logger?.error({ reason: failure.reason, ...fields }, msg);
     }
@@ -69,6 +88,7 @@ export class StorageHealth {
   /** Records a write that was committed and logs the end of a spell, with its counts. */
   reportSuccess(fields: Record<string, unknown> = {}, at = Date.now()): void {
     const problem = this.current;
+    if (problem?.full && !this.room()) return;
     if (!problem || !this.recovered()) return;
     this.logger?.info(
       {

@@ -1,8 +1,16 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { firstSlot, nextDueAfter, ownerOf, PushDeadlines, ScheduleQueue } from '@monitor/domain';
+import {
+  firstSlot,
+  handOverFrom,
+  nextDueAfter,
+  ownerOf,
+  PushDeadlines,
+  ScheduleQueue,
+  viewsBetween,
+} from '@monitor/domain';
 import type { Subscription } from 'rxjs';
 import { MembershipService, type MembershipChange, type Release } from '../cluster/membership.service';
-import { intOption, ProbeCatalogue, type ProbeOutcome, timeoutMs } from '@monitor/probes';
+import { intOption, ProbeCatalogue } from '@monitor/probes';
 import { Clock } from '../core/clock/clock';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
@@ -11,6 +19,7 @@ import { RUN_OPTIONS, type RunOptions } from '../core/process/run-options';
 import { RollupMaintenance } from '../history/rollup-maintenance.service';
 import { MaintenanceService } from '../maintenance/maintenance.service';
 import { SensorsRepository } from '../sensors/sensors.repository';
+import { runProbe } from './run-probe';
 import type { SensorDefinition } from './runtime-entry';
 import { SensorRuntimeService } from './sensor-runtime.service';
 
@@ -259,11 +268,30 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     this.keys.set(definition.id, key);
     if (!definition.enabled || !this.owns(definition.id)) return this.stopLoop(definition.id);
     if (unchanged && !initial) return;
+    const from = this.handOverFrom(definition.id);
+    if (from !== null) {
+      // Another instance may still probe it under the list it holds: it comes as a hand-over does.
+      this.stopLoop(definition.id);
+      return this.awaitRelease(from, this.membership.members, [definition.id]);
+    }
     if (definition.type === 'push') return this.placePush(definition, initial);
     this.stopLoop(definition.id);
     const jitter = Math.random() * definition.interval * 1000;
     this.queue.schedule(definition.id, this.clock.now() + jitter);
     this.arm();
+  }
+
+  /**
+   * The member to wait for before probing a sensor this instance owns, or null to probe at once:
+   * the others' lists may be as old as their last reading, a period ago (two, for a late one).
+   */
+  private handOverFrom(id: number): string | null {
+    const { now, rows } = this.membership.snapshot();
+    if (rows.length < 2) return null;
+    const period = this.membership.periodMs;
+    const to = this.membership.dbTime();
+    const views = viewsBetween(rows, Math.min(now, to) - 2 * period, to, this.membership.deadAfterMs, period);
+    return handOverFrom(id, this.membership.self.name, this.membership.members, views);
   }
 
   /**
@@ -381,36 +409,5 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     if (this.ticker) clearInterval(this.ticker);
     for (const controller of this.running.values()) controller.abort(STOPPED);
     await this.catalogue.close();
-  }
-}
-
-/** Runs one probe; it never outlives its time-out, whatever the probe does. */
-export async function runProbe(
-  catalogue: ProbeCatalogue,
-  definition: SensorDefinition,
-  controller: AbortController,
-): Promise<ProbeOutcome> {
-  const probe = catalogue.get(definition.type);
-  if (!probe) return { success: false, message: `no probe for type ${definition.type}`, latencyMs: null };
-  const limit = timeoutMs(definition.options, definition.interval);
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<ProbeOutcome>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      resolve({ success: false, message: `timed out after ${limit / 1000} s`, latencyMs: null });
-    }, limit + 250);
-  });
-  try {
-    return await Promise.race([
-      probe.run({
-        target: definition.target,
-        options: definition.options,
-        timeoutMs: limit,
-        signal: controller.signal,
-      }),
-      deadline,
-    ]);
-  } finally {
-    clearTimeout(timer);
   }
 }

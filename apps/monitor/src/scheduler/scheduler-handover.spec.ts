@@ -135,10 +135,10 @@ class FakeRuntime {
   get = (id: number) => this.entries.get(id);
   all = () => this.entries.values();
 
-  record(id: number, _outcome: unknown, at: number): Promise<null> {
+  submit(id: number, _outcome: unknown, at: number): Promise<{ announced: Promise<null> }> {
     const entry = this.entries.get(id);
     if (entry) entry.lastCheckedAt = at;
-    return Promise.resolve(null);
+    return Promise.resolve({ announced: Promise.resolve(null) });
   }
 }
 

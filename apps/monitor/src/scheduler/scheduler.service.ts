@@ -10,7 +10,7 @@ import {
 } from '@monitor/domain';
 import type { Subscription } from 'rxjs';
 import { MembershipService, type MembershipChange, type Release } from '../cluster/membership.service';
-import { intOption, ProbeCatalogue } from '@monitor/probes';
+import { ProbeCatalogue } from '@monitor/probes';
 import { Clock } from '../core/clock/clock';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
@@ -19,20 +19,13 @@ import { RUN_OPTIONS, type RunOptions } from '../core/process/run-options';
 import { RollupMaintenance } from '../history/rollup-maintenance.service';
 import { MaintenanceService } from '../maintenance/maintenance.service';
 import { SensorsRepository } from '../sensors/sensors.repository';
+import { graceOf, probeKey } from './probe-key';
 import { runProbe } from './run-probe';
 import type { SensorDefinition } from './runtime-entry';
 import { SensorRuntimeService } from './sensor-runtime.service';
 
 const TICK_MS = 1000;
 const STOPPED = 'stopped';
-
-/** Fields whose change restarts a sensor's loop; others (name, group…) apply in place. */
-const probeKey = (d: SensorDefinition): string =>
-  JSON.stringify([d.type, d.target, d.interval, d.type === 'push' ? pushTiming(d) : d.options, d.enabled]);
-
-/** What times a push sensor: a rotated token keeps its deadline. */
-const pushTiming = (d: SensorDefinition) => ({ grace: graceOf(d), timeout: d.options.timeout });
-const graceOf = (d: SensorDefinition): number => intOption(d.options, 'grace', 0, 0, 86_400);
 
 /**
  * One loop per enabled sensor, kept in one timing structure: a min-heap of due times and a single
@@ -357,9 +350,13 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     this.runningSince.set(definition.id, at);
     try {
       const outcome = await runProbe(this.catalogue, definition, controller);
-      this.metrics.probeFinished(definition.id, outcome.success, outcome.certExpiresAt);
       // A loop stopped meanwhile (paused, changed, deleted) does not record its last run.
-      if (controller.signal.reason !== STOPPED) await this.runtime.record(definition.id, outcome, at);
+      const submitted =
+        controller.signal.reason === STOPPED ? null : await this.runtime.submit(definition.id, outcome, at);
+      // Counted once stored and announced; the loop is free again as soon as the result is queued.
+      void (submitted?.announced ?? Promise.resolve()).then(() =>
+        this.metrics.probeFinished(definition.id, outcome.success, outcome.certExpiresAt),
+      );
     } catch (error) {
       this.logger.error({ sensor_id: definition.id, error: (error as Error).message }, 'probe run failed');
     } finally {
@@ -389,7 +386,7 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     if (missed.length === 0 || !this.membership.mayProbe()) return;
     for (const { id, at, message } of missed) {
       try {
-        await this.runtime.record(id, { success: false, message, latencyMs: null }, at);
+        await this.runtime.submit(id, { success: false, message, latencyMs: null }, at);
       } catch (error) {
         this.logger.error(
           { sensor_id: id, error: (error as Error).message },

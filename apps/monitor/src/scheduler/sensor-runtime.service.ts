@@ -28,6 +28,7 @@ import {
 } from './sensor-history';
 
 export { resultView };
+import { OrderedAnnouncements } from './ordered-announcements';
 import { SensorLocks } from './sensor-locks';
 import { StateChangeWriter, type WrittenChange } from './state-change-writer';
 
@@ -36,16 +37,24 @@ const HISTORY_READERS = 6;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** A result queued for storage, and its announcement once stored (see SensorRuntimeService.submit). */
+export interface Submitted {
+  announced: Promise<ProbeResult | null>;
+}
+
 /**
  * Every sensor's live state. Results go through the state machine under a per-sensor lock. A step
  * that opens or closes an incident or alerts is written at once in one transaction (result,
- * incident, runtime columns, alert outbox rows); other results wait in the result batch. Alerts
- * and events go out after the lock is released.
+ * incident, runtime columns, alert outbox rows); other results wait in the result batch. Events
+ * and alerts go out once what they tell of is committed, each sensor's in the order of its steps.
  */
 @Injectable()
 export class SensorRuntimeService {
   private readonly entries = new Map<number, RuntimeEntry>();
   private readonly locks = new SensorLocks();
+  private readonly announcements = new OrderedAnnouncements((id, error) =>
+    this.logger.error({ sensor_id: id, error: error.message }, 'announcing a result failed'),
+  );
 
   constructor(
     private readonly history: HistoryRepository,
@@ -191,10 +200,15 @@ export class SensorRuntimeService {
     this.writer.forget(id);
   }
 
-  /** A scheduled probe's outcome: stored, and run through the state machine. */
+  /** A scheduled probe's outcome: stored, and run through the state machine; resolves once announced. */
   async record(id: number, outcome: ProbeOutcome, at: number): Promise<ProbeResult | null> {
+    return (await this.submit(id, outcome, at)).announced;
+  }
+
+  /** As record, but resolves once the step is taken and its result queued, before it is stored. */
+  async submit(id: number, outcome: ProbeOutcome, at: number): Promise<Submitted> {
     const entry = this.entries.get(id);
-    if (!entry || !entry.definition.enabled) return null;
+    if (!entry || !entry.definition.enabled) return { announced: Promise.resolve(null) };
     const event: SensorEvent = { type: 'result', at, success: outcome.success, message: outcome.message };
     return this.apply(entry, event, outcome);
   }
@@ -207,6 +221,7 @@ export class SensorRuntimeService {
     const entry = this.entries.get(id);
     if (!entry) return null;
     const ts = this.writer.enqueue({ sensorId: id, ts: at, ...outcomeColumns(outcome) });
+    const committed = this.writer.committed();
     // Answered once stored (at once on SQLite; after the batch's transaction on PostgreSQL).
     const written = this.writer.flushed();
     const result = resultView(ts, outcome);
@@ -215,7 +230,7 @@ export class SensorRuntimeService {
     entry.message = result.message;
     entry.lastCheckedAt = ts;
     entry.latencyMs = result.latency_ms;
-    this.events.emit('result', { sensor_id: id, result });
+    void this.announcements.after(id, committed, () => this.events.emit('result', { sensor_id: id, result }));
     await written;
     return result;
   }
@@ -262,7 +277,7 @@ export class SensorRuntimeService {
   /** Pause, resume, acknowledge and un-acknowledge go through the same path as results. */
   async command(id: number, type: 'pause' | 'resume' | 'acknowledge' | 'unacknowledge'): Promise<void> {
     const entry = this.entries.get(id);
-    if (entry) await this.apply(entry, { type, at: this.clock.now() }, null);
+    if (entry) await (await this.apply(entry, { type, at: this.clock.now() }, null)).announced;
   }
 
   /** Once a second: reminders, and maintenance windows that have begun, for the sensors it owns. */
@@ -274,8 +289,12 @@ export class SensorRuntimeService {
     for (const entry of this.entries.values()) {
       if (!entry.state.incident || !owned(entry.definition.id)) continue;
       const window = startedWindows.find((w) => w.covers(entry.definition.id));
-      if (window) await this.apply(entry, { type: 'maintenance-start', at, window: window.name }, null);
-      else if (entry.state.status === 'down') await this.apply(entry, { type: 'tick', at }, null);
+      const event: SensorEvent | null = window
+        ? { type: 'maintenance-start', at, window: window.name }
+        : entry.state.status === 'down'
+          ? { type: 'tick', at }
+          : null;
+      if (event) await (await this.apply(entry, event, null)).announced;
     }
   }
 
@@ -291,11 +310,12 @@ export class SensorRuntimeService {
     entry: RuntimeEntry,
     event: SensorEvent,
     outcome: ProbeOutcome | null,
-  ): Promise<ProbeResult | null> {
+  ): Promise<Submitted> {
     const id = entry.definition.id;
     let result: ProbeResult | null = null;
     let step!: Transition;
     let written: WrittenChange = { ts: null, incidents: [], alerts: [] };
+    let announced!: Promise<void>;
     await this.locks.run(id, async () => {
       step = transition(
         entry.state,
@@ -317,6 +337,7 @@ export class SensorRuntimeService {
       };
       const stored = outcome ? { sensorId: id, ts: event.at, ...outcomeColumns(outcome) } : null;
       let ts: number | null = null;
+      let committed: Promise<void> | null = null;
       if (atOnce) {
         const caused = outcome && stored ? { stored, view: (at: number) => resultView(at, outcome) } : null;
         try {
@@ -328,8 +349,10 @@ export class SensorRuntimeService {
           throw error;
         }
         ts = written.ts;
-      } else if (stored) ts = this.writer.enqueue(stored, columns);
-      else if (step.effects.length > 0) this.writer.enqueueSensor(id, columns);
+      } else if (stored) {
+        ts = this.writer.enqueue(stored, columns);
+        committed = this.writer.committed();
+      } else if (step.effects.length > 0) this.writer.enqueueSensor(id, columns);
       // Only a written step moves the runtime state (a failed write throws above and changes nothing).
       entry.state = step.state;
       entry.statusChangedAt = statusChangedAt;
@@ -341,9 +364,10 @@ export class SensorRuntimeService {
         entry.lastResult = result;
         this.pushSpark(entry, ts, outcome);
       }
+      // Queued under the lock, so a sensor's announcements keep the order of its steps.
+      announced = this.announcements.after(id, committed, () => this.announce(entry, step, result, written));
     });
-    this.announce(entry, step, result, written);
-    return result;
+    return { announced: announced.then(() => result) };
   }
 
   private announce(

@@ -225,12 +225,14 @@ export class SensorRuntimeService {
     // Answered once stored (at once on SQLite; after the batch's transaction on PostgreSQL).
     const written = this.writer.flushed();
     const result = resultView(ts, outcome);
-    this.pushSpark(entry, ts, outcome);
-    // Shown as the newest check, as a restart would show it (it rebuilds these from stored results).
-    entry.message = result.message;
-    entry.lastCheckedAt = ts;
-    entry.latencyMs = result.latency_ms;
-    void this.announcements.after(id, committed, () => this.events.emit('result', { sensor_id: id, result }));
+    void this.announcements.after(id, committed, () => {
+      // Shown as the newest check, as a restart would show it (it rebuilds these from stored results).
+      this.pushSpark(entry, ts, outcome);
+      entry.message = result.message;
+      entry.lastCheckedAt = ts;
+      entry.latencyMs = result.latency_ms;
+      this.events.emit('result', { sensor_id: id, result });
+    });
     await written;
     return result;
   }
@@ -356,16 +358,19 @@ export class SensorRuntimeService {
       // Only a written step moves the runtime state (a failed write throws above and changes nothing).
       entry.state = step.state;
       entry.statusChangedAt = statusChangedAt;
-      if (outcome && ts !== null) {
-        entry.message = outcome.message;
-        entry.lastCheckedAt = event.at;
-        entry.latencyMs = outcome.latencyMs;
-        result = resultView(ts, outcome);
-        entry.lastResult = result;
-        this.pushSpark(entry, ts, outcome);
-      }
-      // Queued under the lock, so a sensor's announcements keep the order of its steps.
-      announced = this.announcements.after(id, committed, () => this.announce(entry, step, result, written));
+      if (outcome && ts !== null) result = resultView(ts, outcome);
+      // Queued under the lock, so a sensor's announcements keep the order of its steps. The last
+      // check is shown (sensor list, summary, metrics) from then on too, never before it is stored.
+      announced = this.announcements.after(id, committed, () => {
+        if (outcome && result && ts !== null) {
+          entry.message = outcome.message;
+          entry.lastCheckedAt = event.at;
+          entry.latencyMs = outcome.latencyMs;
+          entry.lastResult = result;
+          this.pushSpark(entry, ts, outcome);
+        }
+        this.announce(entry, step, result, written);
+      });
     });
     return { announced: announced.then(() => result) };
   }

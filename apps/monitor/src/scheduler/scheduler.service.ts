@@ -384,9 +384,12 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     const missed = this.pushes.takeMissed(now);
     // Fenced (heartbeat lost): another instance may own these by now; it watches them itself.
     if (missed.length === 0 || !this.membership.mayProbe()) return;
+    const announced: Promise<unknown>[] = [];
     for (const { id, at, message } of missed) {
       try {
-        await this.runtime.submit(id, { success: false, message, latencyMs: null }, at);
+        announced.push(
+          (await this.runtime.submit(id, { success: false, message, latencyMs: null }, at)).announced,
+        );
       } catch (error) {
         this.logger.error(
           { sensor_id: id, error: (error as Error).message },
@@ -394,6 +397,8 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
         );
       }
     }
+    // The tick ends once they are stored and shown (their results share one commit).
+    await Promise.all(announced);
   }
 
   async beforeApplicationShutdown(): Promise<void> {

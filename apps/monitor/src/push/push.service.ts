@@ -13,14 +13,14 @@ export class PushRateError extends HttpException {
   }
 }
 
+/** Longest a push's answer waits for its result to be stored. */
+const PUSH_STORE_WAIT_MS = 5000;
+
 /**
  * Pushes: a job reports that it ran (or failed) by calling its sensor's URL. The report goes
  * through the same path as a probe result (state machine, incident, alert, events, history), and
  * the sensor's deadline starts over.
  */
-/** Longest a push's answer waits for its result to be stored. */
-const PUSH_STORE_WAIT_MS = 5000;
-
 @Injectable()
 export class PushService {
   private readonly tokens: PushTokenIndex;

@@ -317,7 +317,7 @@ export class SensorRuntimeService {
     let result: ProbeResult | null = null;
     let step!: Transition;
     let written: WrittenChange = { ts: null, incidents: [], alerts: [] };
-    let announced!: Promise<void>;
+    let announced: Promise<void> | null = null;
     await this.locks.run(id, async () => {
       step = transition(
         entry.state,
@@ -358,21 +358,24 @@ export class SensorRuntimeService {
       // Only a written step moves the runtime state (a failed write throws above and changes nothing).
       entry.state = step.state;
       entry.statusChangedAt = statusChangedAt;
-      if (outcome && ts !== null) result = resultView(ts, outcome);
-      // Queued under the lock, so a sensor's announcements keep the order of its steps. The last
-      // check is shown (sensor list, summary, metrics) from then on too, never before it is stored.
+      if (!outcome || ts === null) return;
+      const shown = resultView(ts, outcome);
+      result = shown;
+      // Queued under the lock, so a sensor's results are announced in the order of its steps. The
+      // last check is shown (sensor list, summary, metrics) from then on too, never before it is stored.
       announced = this.announcements.after(id, committed, () => {
-        if (outcome && result && ts !== null) {
-          entry.message = outcome.message;
-          entry.lastCheckedAt = event.at;
-          entry.latencyMs = outcome.latencyMs;
-          entry.lastResult = result;
-          this.pushSpark(entry, ts, outcome);
-        }
-        this.announce(entry, step, result, written);
+        entry.message = outcome.message;
+        entry.lastCheckedAt = event.at;
+        entry.latencyMs = outcome.latencyMs;
+        entry.lastResult = shown;
+        this.pushSpark(entry, ts, outcome);
+        this.announce(entry, step, shown, written);
       });
     });
-    return { announced: announced.then(() => result) };
+    // A step without a result (a command, a reminder) waits for nothing: its events go out now.
+    if (!announced) this.announce(entry, step, null, written);
+    const done: Promise<void> = announced ?? Promise.resolve();
+    return { announced: done.then(() => result) };
   }
 
   private announce(

@@ -8,8 +8,8 @@ export async function startBenchServer({
   env = {},
   nodeArgs = [],
   dataDir = mkdtempSync(join(tmpdir(), 'monitor-bench-')),
-  // Another build to compare against (e.g. one of the commit before a change).
-  main = 'dist/apps/monitor/main.js',
+  // Another build to compare against (e.g. one of the commit before a change; BENCH_MAIN for all).
+  main = process.env.BENCH_MAIN ?? 'dist/apps/monitor/main.js',
   // More serve flags (e.g. --config <file>).
   args = [],
 } = {}) {

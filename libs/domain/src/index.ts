@@ -12,6 +12,7 @@ export * from './field-rules';
 export * from './sensor.definition';
 export * from './channel.definition';
 export * from './cluster-membership';
+export * from './cluster-placement';
 export * from './cluster-report';
 export * from './status-page';
 export * from './push';

@@ -35,6 +35,27 @@ describe('ScheduleQueue', () => {
     expect(q.takeDue(1000)).toEqual([{ id: 2, due: 200 }]);
   });
 
+  it('an entry removed and scheduled again does not come back', () => {
+    const q = new ScheduleQueue();
+    q.schedule(1, 100);
+    q.remove(1);
+    q.schedule(1, 500);
+    expect(q.takeDue(100)).toEqual([]);
+    expect(q.takeDue(500)).toEqual([{ id: 1, due: 500 }]);
+    expect(q.takeDue(10_000)).toEqual([]);
+  });
+
+  it('an entry taken and scheduled again does not revive an older one', () => {
+    const q = new ScheduleQueue();
+    q.schedule(2, 200);
+    q.schedule(1, 500);
+    q.schedule(1, 100);
+    expect(q.takeDue(100)).toEqual([{ id: 1, due: 100 }]);
+    q.schedule(1, 1000);
+    expect(q.takeDue(600)).toEqual([{ id: 2, due: 200 }]);
+    expect(q.takeDue(1000)).toEqual([{ id: 1, due: 1000 }]);
+  });
+
   it('keeps order for many random entries', () => {
     const q = new ScheduleQueue();
     const dues = Array.from({ length: 1000 }, (_, id) => ({ id, due: Math.floor(Math.random() * 100_000) }));

@@ -12,6 +12,8 @@ interface Entry {
 export class ScheduleQueue {
   private readonly heap: Entry[] = [];
   private readonly generations = new Map<number, number>();
+  /** One counter for all entries, never reset: a removed entry can never match a later one. */
+  private lastGeneration = 0;
 
   get size(): number {
     return this.generations.size;
@@ -23,7 +25,7 @@ export class ScheduleQueue {
 
   /** Schedules (or reschedules) `id` at `due`, replacing any earlier entry. */
   schedule(id: number, due: number): void {
-    const generation = (this.generations.get(id) ?? 0) + 1;
+    const generation = ++this.lastGeneration;
     this.generations.set(id, generation);
     this.push({ due, id, generation });
   }

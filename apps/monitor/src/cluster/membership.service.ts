@@ -79,6 +79,11 @@ export class MembershipService implements OnModuleInit {
     return activationMs(this.self.deadAfterMs);
   }
 
+  /** After how long without a heartbeat an instance counts as dead. */
+  get deadAfterMs(): number {
+    return this.self.deadAfterMs;
+  }
+
   /** The members sharing the sensors now, sorted (empty while fenced). */
   get members(): readonly string[] {
     return this.fenced ? [] : this.active;

@@ -74,7 +74,7 @@ export class RemoteChanges {
       latencyMs: push.latency_ms,
       statusCode: null,
     };
-    this.quietly(this.runtime.record(push.sensor_id, outcome, push.at));
+    this.quietly(this.runtime.submit(push.sensor_id, outcome, push.at));
   }
 
   /** Work on behalf of another instance's event: a failure (storage down, shutting down) is logged. */

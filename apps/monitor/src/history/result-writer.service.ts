@@ -9,6 +9,7 @@ import { INSTANCE_IDENTITY, type InstanceIdentity } from '../core/process/instan
 import type { SensorRuntimeColumns } from '../sensors/sensor-runtime-columns';
 import { SensorsRepository } from '../sensors/sensors.repository';
 import { HistoryRepository } from './history.repository';
+import { RuntimeColumnsThrottle } from './runtime-columns-throttle';
 
 export interface StoredResult {
   sensorId: number;
@@ -19,8 +20,14 @@ export interface StoredResult {
   message: string;
 }
 
-/** Longest a result waits in memory before it is written: about what a kill -9 can lose. */
-export const FLUSH_INTERVAL_MS = 1000;
+/**
+ * Longest a result waits in memory before its transaction starts (group commit: the results that
+ * complete meanwhile share it). It bounds what a kill -9 can lose and how late a result is shown:
+ * results are announced once committed, within 200 ms of completing (issue 25).
+ */
+export const COMMIT_DELAY_MS = 100;
+/** A sensor's runtime columns are rewritten at least this often while only its last check moves. */
+export const RUNTIME_REFRESH_MS = 60_000;
 /** A batch this large is written at once. */
 export const FLUSH_SIZE = 2000;
 /** Results kept for a retry when writing fails; older ones are dropped beyond this. */
@@ -31,14 +38,22 @@ const RETRY_MAX_MS = 30_000;
 /** A backlog is written this many results per transaction, one per turn of the event loop. */
 const BACKLOG_CHUNK = 5000;
 
+/** A queued result and its place in the queue (results are committed, or given up, in that order). */
+type Pending = StoredResult & { seq: number };
+
 /**
  * Probe results are written in batches: one transaction for many results, never one per probe.
  * Two results of one sensor in the same millisecond are kept apart by moving the later one on.
+ * `committed()` tells when what was queued so far is stored, so it is announced only then.
  */
 @Injectable()
 export class ResultWriter implements OnModuleInit {
-  private results: StoredResult[] = [];
+  private results: Pending[] = [];
   private sensors = new Map<number, SensorRuntimeColumns>();
+  private readonly columns = new RuntimeColumnsThrottle(RUNTIME_REFRESH_MS);
+  /** The last queued result's place, and who waits for results up to which place. */
+  private seq = 0;
+  private readonly waiters: { seq: number; resolve: () => void }[] = [];
   private readonly lastTs = new Map<number, number>();
   private timer?: NodeJS.Timeout;
   private closed = false;
@@ -69,13 +84,17 @@ export class ResultWriter implements OnModuleInit {
   private flushing?: Promise<void>;
   private flushAgain = false;
   /** PostgreSQL: the batch being written; the maintenance pass must not close its hours yet. */
-  private inFlight: StoredResult[] = [];
+  private inFlight: Pending[] = [];
 
   onModuleInit(): void {
     // The last flush happens after the HTTP server has drained, just before the database closes.
     this.lifecycle.beforeClose(async () => {
+      for (const [id, columns] of this.columns.takeKept())
+        if (!this.sensors.has(id)) this.sensors.set(id, columns);
       await this.flushed();
       this.closed = true;
+      // What could not be written is lost with the process: nobody waits for it any longer.
+      for (const waiter of this.waiters.splice(0)) waiter.resolve();
     });
   }
 
@@ -99,11 +118,38 @@ export class ResultWriter implements OnModuleInit {
   /** Queues a result (and the sensor's runtime columns); returns the timestamp it is stored under. */
   enqueue(result: StoredResult, sensor?: SensorRuntimeColumns): number {
     const ts = this.nextTs(result);
-    this.results.push({ ...result, ts });
-    if (sensor) this.sensors.set(result.sensorId, sensor);
+    this.results.push({ ...result, ts, seq: ++this.seq });
+    if (sensor) this.queueColumns(result.sensorId, sensor);
     if (this.results.length >= FLUSH_SIZE) this.flush();
     else this.arm();
     return ts;
+  }
+
+  /**
+   * Resolves once every result queued so far is committed (or given up: dropped from a backlog
+   * beyond its bound, or lost at a stop); never rejects.
+   */
+  committed(): Promise<void> {
+    const seq = this.seq;
+    if (seq <= this.doneThrough()) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ seq, resolve }));
+  }
+
+  /** The place up to which every queued result is committed or given up. */
+  private doneThrough(): number {
+    const oldest = this.inFlight[0]?.seq ?? this.results[0]?.seq;
+    return oldest === undefined ? this.seq : oldest - 1;
+  }
+
+  private wake(): void {
+    const done = this.doneThrough();
+    let woken = 0;
+    while (woken < this.waiters.length && this.waiters[woken].seq <= done) this.waiters[woken++].resolve();
+    if (woken > 0) this.waiters.splice(0, woken);
+  }
+
+  private queueColumns(sensorId: number, columns: SensorRuntimeColumns): void {
+    if (this.columns.due(sensorId, columns, Date.now())) this.sensors.set(sensorId, columns);
   }
 
   /**
@@ -122,6 +168,7 @@ export class ResultWriter implements OnModuleInit {
   /** A sensor's runtime columns, inside the caller's transaction (see writeIn). */
   async writeSensorIn(tx: SqlExecutor, sensorId: number, sensor: SensorRuntimeColumns): Promise<void> {
     this.sensors.delete(sensorId);
+    this.columns.forget(sensorId);
     await this.sensorRows.writeRuntime(tx, sensorId, sensor);
   }
 
@@ -134,13 +181,13 @@ export class ResultWriter implements OnModuleInit {
 
   /** Updates a sensor's runtime columns without a result (pause, reminders). */
   enqueueSensor(sensorId: number, sensor: SensorRuntimeColumns): void {
-    this.sensors.set(sensorId, sensor);
+    this.queueColumns(sensorId, sensor);
     this.arm();
   }
 
   private arm(): void {
     if (this.closed) return;
-    this.timer ??= setTimeout(() => this.flush(), FLUSH_INTERVAL_MS);
+    this.timer ??= setTimeout(() => this.flush(), COMMIT_DELAY_MS);
   }
 
   /**
@@ -171,7 +218,9 @@ export class ResultWriter implements OnModuleInit {
   forget(sensorId: number): void {
     this.results = this.results.filter((r) => r.sensorId !== sensorId);
     this.sensors.delete(sensorId);
+    this.columns.forget(sensorId);
     this.lastTs.delete(sensorId);
+    this.wake();
   }
 
   /** Resolves once no batch is being written (PostgreSQL; at once on SQLite). */
@@ -207,6 +256,8 @@ export class ResultWriter implements OnModuleInit {
       this.keepForRetry(error, results, sensors);
       return;
     }
+    this.columns.wrote(sensors, Date.now());
+    this.wake();
     if (this.failures > 0)
       this.health.reportSuccess({ results_written: results.length, results_dropped: this.dropped });
     this.failures = 0;
@@ -238,6 +289,7 @@ export class ResultWriter implements OnModuleInit {
     }
     this.flushing = written.then(
       () => {
+        this.columns.wrote(sensors, Date.now());
         if (this.failures > 0)
           this.health.reportSuccess({ results_written: results.length, results_dropped: this.dropped });
         this.failures = 0;
@@ -249,6 +301,7 @@ export class ResultWriter implements OnModuleInit {
     void this.flushing.finally(() => {
       this.flushing = undefined;
       this.inFlight = [];
+      this.wake();
       if (this.flushAgain && !this.closed) {
         this.flushAgain = false;
         setImmediate(() => this.flush());
@@ -257,15 +310,12 @@ export class ResultWriter implements OnModuleInit {
   }
 
   /** Keeps a batch that could not be written (bounded) and schedules the next try with backoff. */
-  private keepForRetry(
-    error: unknown,
-    results: StoredResult[],
-    sensors: Map<number, SensorRuntimeColumns>,
-  ): void {
+  private keepForRetry(error: unknown, results: Pending[], sensors: Map<number, SensorRuntimeColumns>): void {
     this.results = [...results, ...this.results];
     if (this.results.length > MAX_PENDING) {
       this.dropped += this.results.length - MAX_PENDING;
       this.results = this.results.slice(-MAX_PENDING);
+      this.wake();
     }
     for (const [id, sensor] of sensors) if (!this.sensors.has(id)) this.sensors.set(id, sensor);
     this.failures += 1;

@@ -13,6 +13,9 @@ export class PushRateError extends HttpException {
   }
 }
 
+/** Longest a push's answer waits for its result to be stored. */
+const PUSH_STORE_WAIT_MS = 5000;
+
 /**
  * Pushes: a job reports that it ran (or failed) by calling its sensor's URL. The report goes
  * through the same path as a probe result (state machine, incident, alert, events, history), and
@@ -52,6 +55,13 @@ export class PushService {
       return;
     }
     this.scheduler.pushed(id, now);
-    await this.runtime.record(id, { ...report, statusCode: null }, now);
+    const { announced } = await this.runtime.submit(id, { ...report, statusCode: null }, now);
+    // Answered once stored and shown; while storage fails, once queued and a few seconds on.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      announced,
+      new Promise((resolve) => (timer = setTimeout(resolve, PUSH_STORE_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
   }
 }

@@ -1,8 +1,16 @@
 import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { firstSlot, nextDueAfter, ownerOf, PushDeadlines, ScheduleQueue } from '@monitor/domain';
+import {
+  firstSlot,
+  handOverFrom,
+  nextDueAfter,
+  ownerOf,
+  PushDeadlines,
+  ScheduleQueue,
+  viewsBetween,
+} from '@monitor/domain';
 import type { Subscription } from 'rxjs';
 import { MembershipService, type MembershipChange, type Release } from '../cluster/membership.service';
-import { intOption, ProbeCatalogue, type ProbeOutcome, timeoutMs } from '@monitor/probes';
+import { ProbeCatalogue } from '@monitor/probes';
 import { Clock } from '../core/clock/clock';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
@@ -11,19 +19,13 @@ import { RUN_OPTIONS, type RunOptions } from '../core/process/run-options';
 import { RollupMaintenance } from '../history/rollup-maintenance.service';
 import { MaintenanceService } from '../maintenance/maintenance.service';
 import { SensorsRepository } from '../sensors/sensors.repository';
+import { graceOf, probeKey } from './probe-key';
+import { runProbe } from './run-probe';
 import type { SensorDefinition } from './runtime-entry';
 import { SensorRuntimeService } from './sensor-runtime.service';
 
 const TICK_MS = 1000;
 const STOPPED = 'stopped';
-
-/** Fields whose change restarts a sensor's loop; others (name, group…) apply in place. */
-const probeKey = (d: SensorDefinition): string =>
-  JSON.stringify([d.type, d.target, d.interval, d.type === 'push' ? pushTiming(d) : d.options, d.enabled]);
-
-/** What times a push sensor: a rotated token keeps its deadline. */
-const pushTiming = (d: SensorDefinition) => ({ grace: graceOf(d), timeout: d.options.timeout });
-const graceOf = (d: SensorDefinition): number => intOption(d.options, 'grace', 0, 0, 86_400);
 
 /**
  * One loop per enabled sensor, kept in one timing structure: a min-heap of due times and a single
@@ -259,11 +261,30 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     this.keys.set(definition.id, key);
     if (!definition.enabled || !this.owns(definition.id)) return this.stopLoop(definition.id);
     if (unchanged && !initial) return;
+    const from = this.handOverFrom(definition.id);
+    if (from !== null) {
+      // Another instance may still probe it under the list it holds: it comes as a hand-over does.
+      this.stopLoop(definition.id);
+      return this.awaitRelease(from, this.membership.members, [definition.id]);
+    }
     if (definition.type === 'push') return this.placePush(definition, initial);
     this.stopLoop(definition.id);
     const jitter = Math.random() * definition.interval * 1000;
     this.queue.schedule(definition.id, this.clock.now() + jitter);
     this.arm();
+  }
+
+  /**
+   * The member to wait for before probing a sensor this instance owns, or null to probe at once:
+   * the others' lists may be as old as their last reading, a period ago (two, for a late one).
+   */
+  private handOverFrom(id: number): string | null {
+    const { now, rows } = this.membership.snapshot();
+    if (rows.length < 2) return null;
+    const period = this.membership.periodMs;
+    const to = this.membership.dbTime();
+    const views = viewsBetween(rows, Math.min(now, to) - 2 * period, to, this.membership.deadAfterMs, period);
+    return handOverFrom(id, this.membership.self.name, this.membership.members, views);
   }
 
   /**
@@ -329,9 +350,13 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     this.runningSince.set(definition.id, at);
     try {
       const outcome = await runProbe(this.catalogue, definition, controller);
-      this.metrics.probeFinished(definition.id, outcome.success, outcome.certExpiresAt);
       // A loop stopped meanwhile (paused, changed, deleted) does not record its last run.
-      if (controller.signal.reason !== STOPPED) await this.runtime.record(definition.id, outcome, at);
+      const submitted =
+        controller.signal.reason === STOPPED ? null : await this.runtime.submit(definition.id, outcome, at);
+      // Counted once stored and announced; the loop is free again as soon as the result is queued.
+      void (submitted?.announced ?? Promise.resolve()).then(() =>
+        this.metrics.probeFinished(definition.id, outcome.success, outcome.certExpiresAt),
+      );
     } catch (error) {
       this.logger.error({ sensor_id: definition.id, error: (error as Error).message }, 'probe run failed');
     } finally {
@@ -359,9 +384,12 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     const missed = this.pushes.takeMissed(now);
     // Fenced (heartbeat lost): another instance may own these by now; it watches them itself.
     if (missed.length === 0 || !this.membership.mayProbe()) return;
+    const announced: Promise<unknown>[] = [];
     for (const { id, at, message } of missed) {
       try {
-        await this.runtime.record(id, { success: false, message, latencyMs: null }, at);
+        announced.push(
+          (await this.runtime.submit(id, { success: false, message, latencyMs: null }, at)).announced,
+        );
       } catch (error) {
         this.logger.error(
           { sensor_id: id, error: (error as Error).message },
@@ -369,6 +397,8 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
         );
       }
     }
+    // The tick ends once they are stored and shown (their results share one commit).
+    await Promise.all(announced);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -381,39 +411,5 @@ export class SchedulerService implements OnApplicationBootstrap, BeforeApplicati
     if (this.ticker) clearInterval(this.ticker);
     for (const controller of this.running.values()) controller.abort(STOPPED);
     await this.catalogue.close();
-  }
-}
-
-/** Runs one probe; it never outlives its time-out, whatever the probe does. */
-export async function runProbe(
-  catalogue: ProbeCatalogue,
-  definition: SensorDefinition,
-  controller: AbortController,
-  /** A draft probe of a caller below administrator: addresses go through the address guard. */
-  guarded = false,
-): Promise<ProbeOutcome> {
-  const probe = catalogue.get(definition.type);
-  if (!probe) return { success: false, message: `no probe for type ${definition.type}`, latencyMs: null };
-  const limit = timeoutMs(definition.options, definition.interval);
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<ProbeOutcome>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      resolve({ success: false, message: `timed out after ${limit / 1000} s`, latencyMs: null });
-    }, limit + 250);
-  });
-  try {
-    return await Promise.race([
-      probe.run({
-        target: definition.target,
-        options: definition.options,
-        timeoutMs: limit,
-        signal: controller.signal,
-        guarded,
-      }),
-      deadline,
-    ]);
-  } finally {
-    clearTimeout(timer);
   }
 }

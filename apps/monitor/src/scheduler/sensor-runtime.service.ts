@@ -28,6 +28,7 @@ import {
 } from './sensor-history';
 
 export { resultView };
+import { OrderedAnnouncements } from './ordered-announcements';
 import { SensorLocks } from './sensor-locks';
 import { StateChangeWriter, type WrittenChange } from './state-change-writer';
 
@@ -36,11 +37,16 @@ const HISTORY_READERS = 6;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** A result queued for storage, and its announcement once stored (see SensorRuntimeService.submit). */
+export interface Submitted {
+  announced: Promise<ProbeResult | null>;
+}
+
 /**
  * Every sensor's live state. Results go through the state machine under a per-sensor lock. A step
  * that opens or closes an incident or alerts is written at once in one transaction (result,
- * incident, runtime columns, alert outbox rows); other results wait in the result batch. Alerts
- * and events go out after the lock is released.
+ * incident, runtime columns, alert outbox rows); other results wait in the result batch. Events
+ * and alerts go out once what they tell of is committed, each sensor's in the order of its steps.
  */
 @Injectable()
 export class SensorRuntimeService {
@@ -48,6 +54,9 @@ export class SensorRuntimeService {
   private readonly locks = new SensorLocks();
   /** Counts changes to the set of definitions, so indexes over them know when to look again. */
   private definitionChanges = 0;
+  private readonly announcements = new OrderedAnnouncements((id, error) =>
+    this.logger.error({ sensor_id: id, error: error.message }, 'announcing a result failed'),
+  );
 
   constructor(
     private readonly history: HistoryRepository,
@@ -203,10 +212,15 @@ export class SensorRuntimeService {
     this.writer.forget(id);
   }
 
-  /** A scheduled probe's outcome: stored, and run through the state machine. */
+  /** A scheduled probe's outcome: stored, and run through the state machine; resolves once announced. */
   async record(id: number, outcome: ProbeOutcome, at: number): Promise<ProbeResult | null> {
+    return (await this.submit(id, outcome, at)).announced;
+  }
+
+  /** As record, but resolves once the step is taken and its result queued, before it is stored. */
+  async submit(id: number, outcome: ProbeOutcome, at: number): Promise<Submitted> {
     const entry = this.entries.get(id);
-    if (!entry || !entry.definition.enabled) return null;
+    if (!entry || !entry.definition.enabled) return { announced: Promise.resolve(null) };
     const event: SensorEvent = { type: 'result', at, success: outcome.success, message: outcome.message };
     return this.apply(entry, event, outcome);
   }
@@ -219,15 +233,18 @@ export class SensorRuntimeService {
     const entry = this.entries.get(id);
     if (!entry) return null;
     const ts = this.writer.enqueue({ sensorId: id, ts: at, ...outcomeColumns(outcome) });
+    const committed = this.writer.committed();
     // Answered once stored (at once on SQLite; after the batch's transaction on PostgreSQL).
     const written = this.writer.flushed();
     const result = resultView(ts, outcome);
-    this.pushSpark(entry, ts, outcome);
-    // Shown as the newest check, as a restart would show it (it rebuilds these from stored results).
-    entry.message = result.message;
-    entry.lastCheckedAt = ts;
-    entry.latencyMs = result.latency_ms;
-    this.events.emit('result', { sensor_id: id, result });
+    void this.announcements.after(id, committed, () => {
+      // Shown as the newest check, as a restart would show it (it rebuilds these from stored results).
+      this.pushSpark(entry, ts, outcome);
+      entry.message = result.message;
+      entry.lastCheckedAt = ts;
+      entry.latencyMs = result.latency_ms;
+      this.events.emit('result', { sensor_id: id, result });
+    });
     await written;
     return result;
   }
@@ -274,7 +291,7 @@ export class SensorRuntimeService {
   /** Pause, resume, acknowledge and un-acknowledge go through the same path as results. */
   async command(id: number, type: 'pause' | 'resume' | 'acknowledge' | 'unacknowledge'): Promise<void> {
     const entry = this.entries.get(id);
-    if (entry) await this.apply(entry, { type, at: this.clock.now() }, null);
+    if (entry) await (await this.apply(entry, { type, at: this.clock.now() }, null)).announced;
   }
 
   /** Once a second: reminders, and maintenance windows that have begun, for the sensors it owns. */
@@ -286,8 +303,12 @@ export class SensorRuntimeService {
     for (const entry of this.entries.values()) {
       if (!entry.state.incident || !owned(entry.definition.id)) continue;
       const window = startedWindows.find((w) => w.covers(entry.definition.id));
-      if (window) await this.apply(entry, { type: 'maintenance-start', at, window: window.name }, null);
-      else if (entry.state.status === 'down') await this.apply(entry, { type: 'tick', at }, null);
+      const event: SensorEvent | null = window
+        ? { type: 'maintenance-start', at, window: window.name }
+        : entry.state.status === 'down'
+          ? { type: 'tick', at }
+          : null;
+      if (event) await (await this.apply(entry, event, null)).announced;
     }
   }
 
@@ -303,11 +324,12 @@ export class SensorRuntimeService {
     entry: RuntimeEntry,
     event: SensorEvent,
     outcome: ProbeOutcome | null,
-  ): Promise<ProbeResult | null> {
+  ): Promise<Submitted> {
     const id = entry.definition.id;
     let result: ProbeResult | null = null;
     let step!: Transition;
     let written: WrittenChange = { ts: null, incidents: [], alerts: [] };
+    let announced: Promise<void> | null = null;
     await this.locks.run(id, async () => {
       step = transition(
         entry.state,
@@ -329,6 +351,7 @@ export class SensorRuntimeService {
       };
       const stored = outcome ? { sensorId: id, ts: event.at, ...outcomeColumns(outcome) } : null;
       let ts: number | null = null;
+      let committed: Promise<void> | null = null;
       if (atOnce) {
         const caused = outcome && stored ? { stored, view: (at: number) => resultView(at, outcome) } : null;
         try {
@@ -340,22 +363,31 @@ export class SensorRuntimeService {
           throw error;
         }
         ts = written.ts;
-      } else if (stored) ts = this.writer.enqueue(stored, columns);
-      else if (step.effects.length > 0) this.writer.enqueueSensor(id, columns);
+      } else if (stored) {
+        ts = this.writer.enqueue(stored, columns);
+        committed = this.writer.committed();
+      } else if (step.effects.length > 0) this.writer.enqueueSensor(id, columns);
       // Only a written step moves the runtime state (a failed write throws above and changes nothing).
       entry.state = step.state;
       entry.statusChangedAt = statusChangedAt;
-      if (outcome && ts !== null) {
+      if (!outcome || ts === null) return;
+      const shown = resultView(ts, outcome);
+      result = shown;
+      // Queued under the lock, so a sensor's results are announced in the order of its steps. The
+      // last check is shown (sensor list, summary, metrics) from then on too, never before it is stored.
+      announced = this.announcements.after(id, committed, () => {
         entry.message = outcome.message;
         entry.lastCheckedAt = event.at;
         entry.latencyMs = outcome.latencyMs;
-        result = resultView(ts, outcome);
-        entry.lastResult = result;
+        entry.lastResult = shown;
         this.pushSpark(entry, ts, outcome);
-      }
+        this.announce(entry, step, shown, written);
+      });
     });
-    this.announce(entry, step, result, written);
-    return result;
+    // A step without a result (a command, a reminder) waits for nothing: its events go out now.
+    if (!announced) this.announce(entry, step, null, written);
+    const done: Promise<void> = announced ?? Promise.resolve();
+    return { announced: done.then(() => result) };
   }
 
   private announce(

@@ -4,7 +4,9 @@ import * as path from 'node:path';
 import type { SeriesResponse, StoredProbeResult, UptimeResponse } from '@monitor/contracts';
 import { DataSource } from 'typeorm';
 import { sqlClientFor } from '../../src/core/database/sql-client';
+import { ResultWriter } from '../../src/history/result-writer.service';
 import { RollupMaintenance } from '../../src/history/rollup-maintenance.service';
+import { SensorRuntimeService } from '../../src/scheduler/sensor-runtime.service';
 import { MutableClock } from './support/clock';
 import { apiKeyHeaders, call, Headers, setupAdmin } from './support/http';
 import { createSensor, feed, flush, moveTo, sql, success } from './support/sensors';
@@ -257,9 +259,12 @@ describe('history: results, rollups, retention and tiered reads', () => {
 
     it('leaves an hour open while one of its results is still waiting to be written', async () => {
       await insert(t, sensorId, minutely(T0 + 9 * HOUR, 60));
-      await feed(t, sensorId, success(), T0 + 10 * HOUR + 59 * MINUTE);
+      // Held in memory (a result is written within 100 ms of being queued otherwise).
+      const release = t.app.get(ResultWriter).hold();
+      await t.app.get(SensorRuntimeService).submit(sensorId, success(), T0 + 10 * HOUR + 59 * MINUTE);
       await pass(t);
       expect((await buckets(t, 'hourly', sensorId)).map((b) => b.bucket_start)).toEqual([T0 + 9 * HOUR]);
+      release();
       await flush(t);
       await pass(t);
       expect((await buckets(t, 'hourly', sensorId)).map((b) => [b.bucket_start, b.count])).toEqual([

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import { Client } from 'pg';
 import type { ScheduleQueue } from '@monitor/domain';
-import { FLUSH_INTERVAL_MS, ResultWriter } from '../../src/history/result-writer.service';
+import { ResultWriter } from '../../src/history/result-writer.service';
 import { SchedulerService } from '../../src/scheduler/scheduler.service';
 import { SensorRuntimeService } from '../../src/scheduler/sensor-runtime.service';
 import { call, Headers, setupAdmin } from './support/http';
@@ -359,41 +359,47 @@ describe('scheduler: fixed rate from a random start', () => {
   });
 });
 
-describe('result writer: batches, never one transaction per probe', () => {
+describe('result writer: results completing together share one transaction (group commit)', () => {
   let t: TestApp;
   let admin: Headers;
-  let target: RecordingTarget;
 
   beforeAll(async () => {
-    target = await startRecordingTarget();
-    t = await startTestApp();
+    t = await startTestApp({ startScheduler: false });
     admin = await setupAdmin(t);
   });
 
   afterAll(async () => {
     await t?.close();
-    await target?.close();
   });
 
-  it('30 probe results in about 3 s are written in a few transactions, one per flush interval', async () => {
-    const writer = t.app.get(ResultWriter) as unknown as { writeBatch: (...args: unknown[]) => void };
+  it('30 results of 10 sensors completing at once are written in one or two transactions, then announced', async () => {
+    const writer = t.app.get(ResultWriter) as unknown as { writeBatch: (...args: unknown[]) => unknown };
     const original = writer.writeBatch;
     let batches = 0;
     writer.writeBatch = (...args: unknown[]) => {
       batches++;
-      original.apply(writer, args);
+      return original.apply(writer, args);
     };
-
-    for (let i = 0; i < 10; i++)
-      await createSensor(t, admin, httpSensor(`batch ${i}`, `${target.base}/batch-${i}`, 1));
-    await sleep(3000);
-    await t.app.get(ResultWriter).flushed();
-
-    const results = await countResults(t);
-    expect(results).toBeGreaterThanOrEqual(20);
-    expect(batches).toBeGreaterThanOrEqual(1);
-    expect(batches).toBeLessThanOrEqual(Math.ceil(3000 / FLUSH_INTERVAL_MS) + 2);
-    expect(results / batches).toBeGreaterThanOrEqual(5);
+    try {
+      const ids: number[] = [];
+      for (let i = 0; i < 10; i++)
+        ids.push((await createSensor(t, admin, httpSensor(`batch ${i}`, 'http://127.0.0.1:9/', 1))).id);
+      const runtime = t.app.get(SensorRuntimeService);
+      const at = Date.now();
+      const submitted = await Promise.all(
+        ids.flatMap((id) =>
+          [0, 1, 2].map((n) => runtime.submit(id, { success: true, message: 'ok', latencyMs: 1 }, at + n)),
+        ),
+      );
+      expect(batches).toBe(0);
+      const announced = await Promise.all(submitted.map((s) => s.announced));
+      expect(announced.every((r) => r !== null)).toBe(true);
+      expect(await countResults(t)).toBe(30);
+      expect(batches).toBeGreaterThanOrEqual(1);
+      expect(batches).toBeLessThanOrEqual(2);
+    } finally {
+      writer.writeBatch = original;
+    }
   });
 });
 

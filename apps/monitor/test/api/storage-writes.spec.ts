@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import type { SessionInfo } from '@monitor/contracts';
 import { HistoryRepository } from '../../src/history/history.repository';
 import { FLUSH_SIZE, ResultWriter } from '../../src/history/result-writer.service';
@@ -6,6 +7,8 @@ import { accountWithRole, apiKeyHeaders, call, setupAdmin, type Headers } from '
 import { createSensor, sql } from './support/sensors';
 import { startTestApp, type TestApp } from './support/test-app';
 import { testBackend } from '../support/test-database';
+import { tempDir } from '../support/server-process';
+import { readStoredRows } from './support/concurrency';
 
 /*
  * Runs on both backends (the api and api-pg projects): the result batch and the `atomically`
@@ -124,6 +127,71 @@ describe('storage: the result batch', () => {
     const history = t.app.get(HistoryRepository);
     expect(await history.countRows(kept.id, 0, Number.MAX_SAFE_INTEGER)).toBe(1);
     expect(await history.countRows(gone.id, 0, Number.MAX_SAFE_INTEGER)).toBe(0);
+  });
+});
+
+describe('storage: the sensors’ runtime columns', () => {
+  it('are kept back while only the last check moves, and written at a clean stop', async () => {
+    const dataDir = tempDir('monitor-columns-');
+    const t = await startTestApp({ startScheduler: false, dataDir });
+    try {
+      const admin = await setupAdmin(t);
+      const { id } = await createSensor(t, admin, {
+        name: 'cols',
+        type: 'http',
+        target: 'http://127.0.0.1:9/',
+      });
+      const writer = t.app.get(ResultWriter);
+      const at = Date.UTC(2026, 2, 1);
+      const columns = (i: number) => ({
+        status: 'up',
+        message: `check ${i}`,
+        lastCheckedAt: at + i,
+        latencyMs: i,
+        streak: 0,
+        statusChangedAt: null,
+        lastAlertAt: null,
+      });
+      const result = (i: number) => ({
+        sensorId: id,
+        ts: at + i,
+        success: true,
+        statusCode: 200,
+        latencyMs: i,
+        message: `check ${i}`,
+      });
+      writer.enqueue(result(0), columns(0));
+      await writer.flushed();
+      writer.enqueue(result(1), columns(1));
+      await writer.flushed();
+      const row = async () =>
+        (
+          await sql<{ message: string; last_checked_at: number }>(
+            t,
+            'SELECT message, last_checked_at FROM sensors WHERE id = ?',
+            [id],
+          )
+        )[0];
+      expect(await row()).toMatchObject({ message: 'check 0' });
+      writer.enqueue(result(2), { ...columns(2), status: 'warn', streak: 1 });
+      await writer.flushed();
+      expect(await row()).toMatchObject({ message: 'check 2' });
+      writer.enqueue(result(3), { ...columns(3), status: 'warn', streak: 1 });
+      await writer.flushed();
+      expect(await row()).toMatchObject({ message: 'check 2' });
+    } finally {
+      await t.close();
+    }
+    const [stored] = await readStoredRows<{ message: string; last_checked_at: number; n: number }>(
+      dataDir,
+      'SELECT message, last_checked_at, (SELECT count(*) FROM probe_results) AS n FROM sensors',
+    );
+    expect({ ...stored, last_checked_at: Number(stored.last_checked_at), n: Number(stored.n) }).toEqual({
+      message: 'check 3',
+      last_checked_at: Date.UTC(2026, 2, 1) + 3,
+      n: 4,
+    });
+    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 });
 

@@ -1,8 +1,9 @@
 import { StorageHealth } from '../../src/core/database/storage-health';
 import { ResultWriter } from '../../src/history/result-writer.service';
+import { SensorRuntimeService } from '../../src/scheduler/sensor-runtime.service';
 import { MutableClock } from './support/clock';
 import { call, Headers, setupAdmin } from './support/http';
-import { createSensor, feed, flush, sql, success } from './support/sensors';
+import { createSensor, flush, sql, success } from './support/sensors';
 import { startTestApp, TestApp } from './support/test-app';
 
 jest.setTimeout(60_000);
@@ -35,10 +36,13 @@ describe('probe results while writing them fails', () => {
     );
     const health = t.app.get(StorageHealth);
     const writer = t.app.get(ResultWriter);
+    // As the scheduler does: queued, not awaited until stored (that waits for the writes to work).
+    const runtime = t.app.get(SensorRuntimeService);
+    const probed = (at: number) => runtime.submit(sensor.id, success(), at);
 
     for (let i = 0; i < 5; i++) {
       clock.advance(1000);
-      await feed(t, sensor.id, success(), clock.now());
+      await probed(clock.now());
     }
     await flush(t);
     expect(health.problem()).toMatchObject({
@@ -49,7 +53,7 @@ describe('probe results while writing them fails', () => {
     // New results and flushes during the backoff do not retry the batch, and log nothing more.
     for (let i = 0; i < 20; i++) {
       clock.advance(1000);
-      await feed(t, sensor.id, success(), clock.now());
+      await probed(clock.now());
       await flush(t);
     }
     expect(health.problem()?.failures).toBe(1);

@@ -78,16 +78,29 @@ async function post<T>(server: RunningServer, url: string, headers: Record<strin
   return (await response.json()) as T;
 }
 
+/** A probe target that notes when it finished answering each probe, per path. */
+async function startAnsweringTarget() {
+  const answered = new Map<string, number[]>();
+  const server = http.createServer((req, res) => {
+    const path = req.url ?? '/';
+    res.on('finish', () => answered.set(path, [...(answered.get(path) ?? []), Date.now()]));
+    res.writeHead(200).end('ok');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    answered,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 /** Signs in, then creates a webhook channel and one http sensor at 1 s with retries 1 on it. */
 async function createWatchedSensor(server: RunningServer, target: string, hook: string): Promise<number> {
-  const login = await fetch(`${server.url}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: PASSWORD }),
-  });
-  const cookie = login.headers.getSetCookie()[0].split(';')[0];
-  const { api_key } = await post<{ api_key: string }>(server, '/api/api-key', { cookie }, undefined);
-  const headers = { 'x-api-key': api_key, 'content-type': 'application/json' };
+  const headers = await apiKeyHeaders(server);
   const channel = await post<{ id: number }>(server, '/api/channels', headers, {
     name: 'hook',
     type: 'webhook',
@@ -102,6 +115,17 @@ async function createWatchedSensor(server: RunningServer, target: string, hook: 
     channels: [channel.id],
   });
   return sensor.id;
+}
+
+async function apiKeyHeaders(server: RunningServer): Promise<Record<string, string>> {
+  const login = await fetch(`${server.url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+  });
+  const cookie = login.headers.getSetCookie()[0].split(';')[0];
+  const { api_key } = await post<{ api_key: string }>(server, '/api/api-key', { cookie }, undefined);
+  return { 'x-api-key': api_key, 'content-type': 'application/json' };
 }
 
 /** Incidents and unsent outbox rows, read through a connection of the test's own (either backend). */
@@ -237,5 +261,53 @@ describe('kill -9 and restart on the same data directory (the built process)', (
     // One interval of results may still be waiting (or in flight) at the kill; nothing older.
     expect(n).toBeGreaterThanOrEqual(1);
     expect(n).toBeGreaterThanOrEqual(answered - 2);
+  });
+
+  it('results of probes answered more than 600 ms before the kill are stored, however the kill is timed', async () => {
+    const answering = await startAnsweringTarget();
+    try {
+      const dataDir = tempDir('monitor-kill-');
+      dirs.push(dataDir);
+      server = await startServer({ dataDir, env: { MONITOR_ADMIN_PASSWORD: PASSWORD } });
+      const headers = await apiKeyHeaders(server);
+      const ids: number[] = [];
+      for (let n = 0; n < 10; n++)
+        ids.push(
+          (
+            await post<{ id: number }>(server, '/api/sensors', headers, {
+              name: `durable ${n}`,
+              type: 'http',
+              target: `${answering.url}/${n}`,
+              interval: 1,
+            })
+          ).id,
+        );
+      // Results commit within 200 ms of completing; the rest of the margin is for a loaded machine.
+      const MARGIN_MS = 600;
+      const missing = async (at: number): Promise<number> => {
+        const rows = await readStoredRows<{ sensor_id: number; n: number }>(
+          dataDir,
+          'SELECT sensor_id, count(*) AS n FROM probe_results GROUP BY sensor_id',
+        );
+        const stored = new Map(rows.map((r) => [Number(r.sensor_id), Number(r.n)]));
+        let count = 0;
+        ids.forEach((id, n) => {
+          const old = (answering.answered.get(`/${n}`) ?? []).filter((t) => t < at - MARGIN_MS).length;
+          count += Math.max(0, old - (stored.get(id) ?? 0));
+        });
+        return count;
+      };
+      // The kill comes the moment a result older than the margin is seen missing, or after 8 s.
+      await sleep(3000);
+      for (const end = Date.now() + 8000; Date.now() < end && (await missing(Date.now())) === 0;)
+        await sleep(20);
+      const killedAt = Date.now();
+      await server.stop('SIGKILL');
+      server = undefined;
+      expect([...answering.answered.values()].flat().length).toBeGreaterThanOrEqual(30);
+      expect(await missing(killedAt)).toBe(0);
+    } finally {
+      await answering.close();
+    }
   });
 });

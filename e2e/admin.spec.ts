@@ -176,6 +176,45 @@ describe('Administration page (built server and dashboard, real Chromium)', () =
     expect(problems).toEqual([]);
   });
 
+  it('keeps the restoring administrator signed in while the restore’s answer is on its way', async () => {
+    // The restore ends every session of the restored accounts and hands this browser a fresh cookie
+    // with its answer. Calls the dashboard makes before that answer arrives are refused (401); they
+    // must not send the administrator to the sign-in page.
+    const file = join(workDir, 'config-backup.json');
+    await writeFile(file, await (await api.get(url('/api/backup'))).text());
+    await openAdmin();
+    let refusedMeanwhile = 0;
+    await page.route('**/api/restore', async (route) => {
+      // route.fetch() stores the answer's cookie at once; the browser would only have it with the
+      // answer: until then it holds the old one.
+      const before = await browser.context.cookies();
+      const answer = await route.fetch();
+      const after = await browser.context.cookies();
+      await browser.context.addCookies(before);
+      const refused = (response: { status(): number; url(): string }) =>
+        response.status() === 401 && !response.url().endsWith('/api/restore');
+      // Held back until the dashboard has been refused with the old cookie, and while it might ask
+      // whether its session ended (it must wait for this answer before it asks).
+      const gotRefused = await page.waitForResponse(refused, { timeout: 10_000 }).then(
+        () => true,
+        () => false,
+      );
+      if (gotRefused) refusedMeanwhile += 1;
+      await page.waitForResponse('**/api/session', { timeout: 3000 }).catch(() => undefined);
+      await browser.context.addCookies(after);
+      await route.fulfill({ response: answer });
+    });
+    await page.getByLabel('Backup file').setInputFiles(file);
+    await page.getByRole('dialog').getByRole('button', { name: 'Replace the data' }).click();
+    await page.getByTestId('restore-status').filter({ hasText: 'The backup was restored.' }).waitFor();
+    await page.unroute('**/api/restore');
+    expect(refusedMeanwhile).toBe(1);
+    await page.waitForTimeout(500);
+    expect(new URL(page.url()).pathname).toBe('/settings/administration');
+    await heading('Administration').waitFor({ state: 'visible' });
+    expect(unexpected(problems, 401)).toEqual([]);
+  });
+
   it('shows the server’s refusal of a file that is not a backup, and restores nothing', async () => {
     const badFile = join(workDir, 'not-a-backup.json');
     const body = JSON.stringify({ format: 'something-else', format_version: 1, schema_version: 1 });

@@ -37,6 +37,8 @@ export class SessionStore {
   private inFlight: Promise<SessionInfo> | undefined;
   private generation = 0;
   private checkingUnauthorized = false;
+  /** A call that ends this browser's other sessions and answers with a fresh cookie. */
+  private renewal: Promise<unknown> | undefined;
   /** The URL a navigation was heading for when the session could not be read. */
   private blockedUrl: string | undefined;
 
@@ -95,6 +97,20 @@ export class SessionStore {
     return request;
   }
 
+  /**
+   * Runs a call that ends the account's sessions and hands this browser a fresh cookie with its
+   * answer (a password change, a restore). Until that answer arrives, other calls made with the old
+   * cookie may be refused: a 401 meanwhile is judged only once the call is over.
+   */
+  renewing<T>(call: Promise<T>): Promise<T> {
+    const settled = call.catch(() => undefined);
+    this.renewal = settled;
+    void settled.then(() => {
+      if (this.renewal === settled) this.renewal = undefined;
+    });
+    return call;
+  }
+
   /** Remembers where a navigation was going when the session could not be read (see {@link retry}). */
   blocked(url: string): void {
     this.blockedUrl = url;
@@ -130,6 +146,7 @@ export class SessionStore {
     this.checkingUnauthorized = true;
     let info: SessionInfo;
     try {
+      while (this.renewal) await this.renewal;
       // A 401 may also be a wrong password typed into a form; only the server knows which it was.
       info = await this.reload();
     } catch {

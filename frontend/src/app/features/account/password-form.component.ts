@@ -123,7 +123,7 @@ export class PasswordFormComponent {
     this.busy.set(true);
     try {
       const body: ChangePasswordRequest = { current_password: this.current(), new_password: this.next() };
-      await this.api.put<OkResponse>('/api/password', body);
+      await this.session.renewing(this.api.put<OkResponse>('/api/password', body));
       this.submitted.set(false);
       this.current.set('');
       this.next.set('');

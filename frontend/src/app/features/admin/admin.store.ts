@@ -3,6 +3,7 @@ import type { DoctorReport, ExampleCounts } from '@monitor/contracts';
 
 import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
+import { SessionStore } from '../../core/session/session.store';
 import { t } from '../../core/i18n/i18n';
 import type { RestoreResult } from './admin.models';
 import { loadSampleData } from './sample-data.api';
@@ -20,6 +21,7 @@ interface SamplesOutcome {
 @Injectable()
 export class AdminStore {
   private readonly api = inject(ApiClient);
+  private readonly session = inject(SessionStore);
   private destroyed = false;
 
   private readonly countsState = signal<ExampleCounts | undefined>(undefined);
@@ -97,7 +99,7 @@ export class AdminStore {
     try {
       // A Blob body is sent byte for byte; its type becomes the Content-Type header.
       const body = new Blob([file], { type: 'application/json' });
-      const result = await this.api.post<RestoreResult>('/api/restore', body);
+      const result = await this.session.renewing(this.api.post<RestoreResult>('/api/restore', body));
       if (this.destroyed) return true;
       this.restoreResultState.set(result);
       this.samplesStatusState.set(undefined);

@@ -6,7 +6,7 @@ import { SchedulerService } from '../../src/scheduler/scheduler.service';
 import { SensorRuntimeService } from '../../src/scheduler/sensor-runtime.service';
 import { describeOnPostgres } from '../support/test-database';
 import { MutableClock } from './support/clock';
-import { call, setupAdmin } from './support/http';
+import { call, sessionCookieOf, setupAdmin } from './support/http';
 import { push, results, startWatching, until } from './support/push';
 import { createSensor, flush, getSensor, record, schedulerTick, sql } from './support/sensors';
 import { startTestApp, TestApp } from './support/test-app';
@@ -205,7 +205,7 @@ describe('push sensors in a backup', () => {
     }
     const target = await startTestApp({ startScheduler: false });
     try {
-      const admin = await setupAdmin(target);
+      let admin = await setupAdmin(target);
       for (let i = 0; i < 2; i++) {
         const restored = await fetch(`${target.url}/api/restore`, {
           method: 'POST',
@@ -213,6 +213,8 @@ describe('push sensors in a backup', () => {
           body: text,
         });
         expect(restored.status).toBe(200);
+        // The restore ended the restored accounts' sessions; this caller carries on with its fresh one.
+        admin = { cookie: sessionCookieOf(restored) as string };
         expect((await push(target, token, '?msg=restored')).status).toBe(200);
       }
     } finally {

@@ -2,7 +2,7 @@ import type { BackupDocument, Incident, RestoreResult, StoredProbeResult } from 
 import { testBackend } from '../support/test-database';
 import { MutableClock } from './support/clock';
 import { readStoredRows } from './support/concurrency';
-import { call, Headers, setupAdmin } from './support/http';
+import { call, Headers, sessionCookieOf, setupAdmin } from './support/http';
 import {
   createSensor,
   failure,
@@ -151,6 +151,8 @@ describe('the instance that probed each stored result', () => {
     });
     const body = (await restored.json()) as RestoreResult;
     expect(restored.status).toBe(200);
+    // The restore ended the restored accounts' sessions; this caller carries on with its fresh one.
+    admin = { cookie: sessionCookieOf(restored) as string };
     expect(body.counts.sensors).toBe(1);
     // The sensor is paired by name and keeps its id, so its raw results stay with their prober.
     const answered = await results();

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 
 import { startServer } from '../apps/monitor/test/support/server-process';
 import { openBrowser, type BrowserSession } from './support/browser';
-import { setUpAdminSession } from './support/session';
+import { setUpAdminSession, apiAs } from './support/session';
 import { collectProblems, waitFor } from './support/page';
 
 jest.setTimeout(120_000);
@@ -41,20 +41,8 @@ describe('Sensor editor: secret http options (built server and dashboard, real C
 
   const url = (path: string) => `${server.url}${path}`;
 
-  async function api<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-    const cookie = (await browser.context.cookies(server.url)).map((c) => `${c.name}=${c.value}`).join('; ');
-    const response = await fetch(url(path), {
-      method,
-      headers: {
-        cookie,
-        origin: server.url,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
-  }
+  const api = <T>(method: string, path: string, body?: unknown) =>
+    apiAs<T>(server.url, browser.context, method, path, body);
 
   beforeAll(async () => {
     server = await startServer();

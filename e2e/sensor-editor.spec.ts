@@ -21,7 +21,7 @@ import type { Page } from 'playwright-core';
 import { startServer } from '../apps/monitor/test/support/server-process';
 import { seriousAxeViolations } from './support/axe';
 import { openBrowser, type BrowserSession } from './support/browser';
-import { setUpAdminSession, signInAs } from './support/session';
+import { setUpAdminSession, signInAs, apiAs } from './support/session';
 import { collectProblems, waitFor } from './support/page';
 import { SCREENSHOTS_DIR } from './support/screenshots';
 
@@ -46,20 +46,8 @@ describe('Sensor editor (built server and dashboard, real Chromium)', () => {
 
   const url = (path: string) => `${server.url}${path}`;
 
-  async function api<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-    const cookie = (await browser.context.cookies(server.url)).map((c) => `${c.name}=${c.value}`).join('; ');
-    const response = await fetch(url(path), {
-      method,
-      headers: {
-        cookie,
-        origin: server.url,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
-  }
+  const api = <T>(method: string, path: string, body?: unknown) =>
+    apiAs<T>(server.url, browser.context, method, path, body);
 
   beforeAll(async () => {
     server = await startServer();

@@ -42,3 +42,25 @@ export async function signInAs(
   expect(login.status).toBe(200);
   await adoptSession(serverUrl, context, login);
 }
+
+/** Calls the API as the browser's signed-in account (its cookie, the server's Origin). */
+export async function apiAs<T>(
+  serverUrl: string,
+  context: BrowserContext,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
+  const cookie = (await context.cookies(serverUrl)).map((c) => `${c.name}=${c.value}`).join('; ');
+  const response = await fetch(`${serverUrl}${path}`, {
+    method,
+    headers: {
+      cookie,
+      origin: serverUrl,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+}

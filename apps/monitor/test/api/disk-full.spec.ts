@@ -8,27 +8,11 @@ import { ResultWriter } from '../../src/history/result-writer.service';
 import { ADMIN, call, Headers, setupAdmin, signIn } from './support/http';
 import { createSensor, flush, HttpTarget, Sensor, sql, startHttpTarget } from './support/sensors';
 import { startTestApp, TestApp } from './support/test-app';
+import { fillFileSystem as fill } from '../support/full-disk';
 
 jest.setTimeout(240_000);
 
 const itAsRoot = process.getuid?.() === 0 ? it : it.skip;
-
-/** Writes a file until the file system is full; the caller deletes it to free the space. */
-function fill(file: string): void {
-  const fd = fs.openSync(file, 'w');
-  try {
-    for (const size of [1 << 20, 1 << 12, 512]) {
-      const chunk = Buffer.alloc(size, 1);
-      try {
-        for (;;) fs.writeSync(fd, chunk);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
-      }
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-}
 
 async function waitFor(what: string, done: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
   const until = Date.now() + ms;

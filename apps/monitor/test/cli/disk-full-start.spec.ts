@@ -4,25 +4,9 @@ import * as path from 'node:path';
 import { parseLogLines, runCli, startServer, tempDir } from '../support/server-process';
 import { itOnSqlite } from '../support/test-database';
 import { errorLines, isRoot, requireBuiltExecutable, strictLogLines } from './cli-support';
+import { fillFileSystem as fill } from '../support/full-disk';
 
 jest.setTimeout(120_000);
-
-/** Writes a file until the file system is full. */
-function fill(file: string): void {
-  const fd = fs.openSync(file, 'w');
-  try {
-    for (const size of [1 << 20, 1 << 12, 512]) {
-      const chunk = Buffer.alloc(size, 1);
-      try {
-        for (;;) fs.writeSync(fd, chunk);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
-      }
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-}
 
 const freeOn = (dir: string): number => {
   const stats = fs.statfsSync(dir);

@@ -146,7 +146,7 @@ export function startServerAs(options: {
   env?: Record<string, string>;
   args?: string[];
   timeoutMs?: number;
-}): Promise<RunningServer & { stderr(): string }> {
+}): Promise<RunningServer> {
   const args = [MAIN_JS, 'serve', '--listen', '127.0.0.1:0', '--data-dir', options.dataDir];
   const child = spawn(process.execPath, [...args, ...(options.args ?? [])], {
     env: cleanEnv({ ...backendEnv(args), ...options.env }),

@@ -135,6 +135,7 @@ describe('a PostgreSQL restart under a running cluster', () => {
             .filter((l) => l.level !== 'info' || /cluster|database|storage/.test(l.msg))
             .slice(-8)
             .map((l) => `${l.time} ${l.msg} ${String(l.error ?? l.reason ?? '')}`),
+          stderr: cluster!.get(n).stderr().split('\n').slice(-12),
         }));
         expect({ round, late }).toEqual({ round, late: [] });
         await until(async () => (await nameLocks()) === 2, 30_000);

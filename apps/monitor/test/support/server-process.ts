@@ -74,6 +74,8 @@ export interface RunningServer {
   child: ChildProcess;
   /** Everything the process has written to stdout so far. */
   output(): string;
+  /** Everything the process has written to stderr so far (a crash's stack, for instance). */
+  stderr(): string;
   /** SIGTERM and wait for exit; resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -123,6 +125,7 @@ export function startServer(
         dataDir,
         child,
         output: () => stdout,
+        stderr: () => stderr,
         stop: async (signal = 'SIGTERM') => {
           if (child.exitCode === null && child.signalCode === null) child.kill(signal);
           return exited;

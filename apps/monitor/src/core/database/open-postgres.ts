@@ -64,18 +64,36 @@ export async function openPostgres(url: string, entities: Entities): Promise<Dat
 
 type ConnectCallback = (error: Error | undefined, client: PoolClient | undefined, done: () => void) => void;
 
+/** Clients that already carry the listener below (a pool hands the same client out many times). */
+const guarded = new WeakSet<PoolClient>();
+
 /**
  * A pool that cannot connect fails with the network's code (ECONNREFUSED); marked as the database's,
- * such an error answers 503 like any storage failure instead of 500.
+ * such an error answers 503 like any storage failure instead of 500. A client checked out of the
+ * pool (a transaction between two statements) that loses its server emits `error` with no listener,
+ * which would end the process: it gets one that ignores it, since its next statement fails anyway and
+ * the pool drops a broken client when it comes back.
  */
 function tagConnectionErrors(pool: Pool): void {
   const connect = pool.connect.bind(pool) as (callback?: ConnectCallback) => Promise<PoolClient> | undefined;
+  const guard = (client: PoolClient | undefined) => {
+    if (client && !guarded.has(client)) {
+      guarded.add(client);
+      client.on('error', () => undefined);
+    }
+    return client;
+  };
   const tagged = (callback?: ConnectCallback) => {
     if (callback)
-      return connect((error, client, done) => callback(error && markDatabaseError(error), client, done));
-    return connect()?.catch((error: unknown) => {
-      throw markDatabaseError(error);
-    });
+      return connect((error, client, done) =>
+        callback(error && markDatabaseError(error), guard(client), done),
+      );
+    return connect()?.then(
+      (client) => guard(client) as PoolClient,
+      (error: unknown) => {
+        throw markDatabaseError(error);
+      },
+    );
   };
   pool.connect = tagged as Pool['connect'];
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { renderAlert, type AlertContext } from '@monitor/domain';
 import { deliverWithRetries, type DeliveryOutcome, type Notification } from '@monitor/notifiers';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Subscription } from 'rxjs';
 import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
@@ -14,6 +15,9 @@ import { AlertOutboxRepository, type StoredAlert } from './alert-outbox.reposito
 import type { ChannelEntity } from './channel.entity';
 import { ChannelsRepository } from './channels.repository';
 import { ChannelsService } from './channels.service';
+
+/** The longest wait between two tries to mark a sent alert finished while storage is away. */
+const FINISH_RETRY_MAX_MS = 10_000;
 
 /** Finished outbox rows are kept this long (for inspection), then pruned. */
 export const OUTBOX_KEEP_MS = 7 * 24 * 3600_000;
@@ -216,8 +220,24 @@ export class DeliveryService implements OnModuleInit, OnApplicationShutdown {
     else this.logger.warn({ ...fields, error: outcome.error.message }, 'alert not delivered');
   }
 
+  /**
+   * Marks the row finished. While the database is away (a restart) it tries again and the row stays
+   * claimed here meanwhile, so the alert it sent is not sent a second time from the outbox.
+   */
   private async finish(outboxId: number, error: string | null): Promise<void> {
-    await this.outbox.finish(outboxId, this.clock.now(), error);
+    const at = this.clock.now();
+    for (let waitMs = 500; ; waitMs = Math.min(waitMs * 2, FINISH_RETRY_MAX_MS)) {
+      try {
+        return await this.outbox.finish(outboxId, at, error);
+      } catch (failure) {
+        if (this.stop.signal.aborted) throw failure;
+        this.logger.warn(
+          { outbox_id: outboxId, error: (failure as Error).message },
+          'marking a sent alert failed; trying again',
+        );
+        await sleep(waitMs, undefined, { signal: this.stop.signal }).catch(() => undefined);
+      }
+    }
   }
 
   private notification(alert: StoredAlert, channel: ChannelEntity): Notification {

@@ -61,6 +61,8 @@ export class MembershipService implements OnModuleInit {
   private stoppedProbingAt?: number;
   /** Tokens of unfinished outbox rows not found among the members, and since when. */
   private readonly unknownSince = new Map<string, number>();
+  /** When this instance's database connection last came back (performance.now()). */
+  private rejoinedAt?: number;
 
   constructor(
     @Inject(INSTANCE_IDENTITY) readonly self: InstanceIdentity,
@@ -104,6 +106,10 @@ export class MembershipService implements OnModuleInit {
     const others = tokens.filter((t) => t !== this.self.token);
     if (!this.self.clustered) return others;
     const now = performance.now();
+    // Back from a lost database connection, every heartbeat looks old and the others reconnect when
+    // they do: they get dead_after to renew theirs (and to mark the alerts they sent meanwhile)
+    // before anything of theirs is taken over. One that does not is dead by then anyway.
+    if (this.rejoinedAt !== undefined && now - this.rejoinedAt < this.self.deadAfterMs) return [];
     const known = new Map(this.rows.map((r) => [r.token, isAlive(r, this.dbNow, this.self.deadAfterMs)]));
     for (const token of this.unknownSince.keys())
       if (!others.includes(token)) this.unknownSince.delete(token);
@@ -144,6 +150,7 @@ export class MembershipService implements OnModuleInit {
 
   /** After a lost session: the name lock went with it, so take it again before counting as alive. */
   private async rejoin(): Promise<void> {
+    this.rejoinedAt = performance.now();
     if (!(await this.session.tryLock(LOCK_CLASS.instanceName, this.self.name))) {
       this.logger.error(
         { instance: this.self.name },

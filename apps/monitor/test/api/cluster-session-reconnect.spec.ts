@@ -1,34 +1,25 @@
 import { Writable } from 'node:stream';
-import { Client } from 'pg';
+
 import type { MonitorConfig } from '../../src/core/config/monitor-config';
 import { ClusterSession } from '../../src/core/database/cluster-session';
 import { createLogger } from '../../src/core/logging/logger';
 import { describeOnPostgres, testDatabaseUrl } from '../support/test-database';
+import { queryOnce } from '../support/postgres-cluster';
 
 jest.setTimeout(60_000);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function admin<T>(url: string, sql: string): Promise<T[]> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
-
 /** The cluster sessions open on the database (a restarted server ends them all the same way). */
 const sessions = async (url: string): Promise<number> =>
   (
-    await admin<{ n: number }>(
+    await queryOnce<{ n: number }>(
       url,
       "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'monitor cluster'",
     )
   )[0].n;
 const endSessions = (url: string) =>
-  admin(
+  queryOnce(
     url,
     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'monitor cluster'",
   );

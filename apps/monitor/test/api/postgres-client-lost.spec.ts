@@ -1,23 +1,13 @@
-import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { ENTITIES } from '../../src/app.entities';
 import { openPostgres } from '../../src/core/database/open-postgres';
 import { sqlClientFor } from '../../src/core/database/sql-client';
 import { describeOnPostgres, testDatabaseUrl } from '../support/test-database';
+import { queryOnce } from '../support/postgres-cluster';
 
 jest.setTimeout(60_000);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function terminate(url: string, pid: number): Promise<void> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query('SELECT pg_terminate_backend($1)', [pid]);
-  } finally {
-    await client.end();
-  }
-}
 
 describeOnPostgres('the pool is PostgreSQL’s')('a pooled connection lost while checked out', () => {
   let dataSource: DataSource | undefined;
@@ -37,7 +27,7 @@ describeOnPostgres('the pool is PostgreSQL’s')('a pooled connection lost while
     try {
       const lost = client.transaction(async (tx) => {
         const row = await tx.get<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-        await terminate(url, row!.pid);
+        await queryOnce(url, 'SELECT pg_terminate_backend($1)', [row!.pid]);
         // Between two statements: the connection's end arrives as an event, not as a failed query.
         await sleep(500);
         await tx.get('SELECT 1 AS one');

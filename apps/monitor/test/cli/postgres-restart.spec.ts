@@ -1,7 +1,7 @@
 import { ownerOf } from '@monitor/domain';
-import { Client } from 'pg';
+
 import { LOCK_CLASS } from '../../src/core/database/cluster-session';
-import { PgCluster, startPostgresCluster } from '../support/postgres-cluster';
+import { PgCluster, queryOnce, startPostgresCluster } from '../support/postgres-cluster';
 import { parseLogLines } from '../support/server-process';
 import { requireBuiltExecutable } from './cli-support';
 import { apiKey, call, sleep, startReceiver, startTarget, TestCluster, until } from './cluster-support';
@@ -18,16 +18,6 @@ const NAMES = ['node-a', 'node-b'];
 const SENSORS = 10;
 const OUTAGE_MS = 6000;
 
-async function query<T>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
-
 describe('a PostgreSQL restart under a running cluster', () => {
   let pg: PgCluster;
   let cluster: TestCluster | undefined;
@@ -39,8 +29,8 @@ describe('a PostgreSQL restart under a running cluster', () => {
     pg = await startPostgresCluster();
     // The harness turns synchronous_commit off for speed: a crash (-m immediate) then loses commits
     // acknowledged in the last few hundred milliseconds, which a production server does not.
-    await query(pg.adminUrl, 'ALTER SYSTEM SET synchronous_commit = on');
-    await query(pg.adminUrl, 'SELECT pg_reload_conf()');
+    await queryOnce(pg.adminUrl, 'ALTER SYSTEM SET synchronous_commit = on');
+    await queryOnce(pg.adminUrl, 'SELECT pg_reload_conf()');
   });
 
   afterEach(async () => {
@@ -93,7 +83,7 @@ describe('a PostgreSQL restart under a running cluster', () => {
         accepted.filter((r) => r.sensor === id && r.event === event).length;
       const nameLocks = async () =>
         (
-          await query<{ n: number }>(
+          await queryOnce<{ n: number }>(
             url,
             "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND granted",
             [LOCK_CLASS.instanceName],
@@ -166,7 +156,7 @@ describe('a PostgreSQL restart under a running cluster', () => {
       await sleep(5000);
       const outputs = NAMES.map((n) => cluster!.get(n));
       for (const name of NAMES) await cluster.stop(name);
-      const stored = await query<{ sensor_id: number; n: number }>(
+      const stored = await queryOnce<{ sensor_id: number; n: number }>(
         url,
         'SELECT sensor_id, count(*)::int AS n FROM probe_results GROUP BY sensor_id',
       );

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
-import { Client } from 'pg';
+
 import type { DataSource } from 'typeorm';
 import { copyDatabase } from '../../src/core/database/copy-database';
 import { TRIGRAMS_MISSING } from '../../src/core/database/database.module';
@@ -16,7 +16,7 @@ import {
   resetIdentity,
   sqlClientFor,
 } from '../../src/core/database/sql-client';
-import { PgCluster, startPostgresCluster } from '../support/postgres-cluster';
+import { PgCluster, queryOnce, startPostgresCluster } from '../support/postgres-cluster';
 import { parseLogLines, runCli, startServer, tempDir } from '../support/server-process';
 
 jest.setTimeout(120_000);
@@ -38,16 +38,6 @@ async function open(url: string): Promise<DataSource> {
   return dataSource;
 }
 
-async function query<T = Record<string, unknown>>(url: string, sql: string): Promise<T[]> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
-
 const closedPort = (): Promise<number> =>
   new Promise((resolve) => {
     const server = net.createServer().listen(0, '127.0.0.1', () => {
@@ -60,9 +50,9 @@ describe('opening PostgreSQL', () => {
   it('creates the whole schema on an empty database and records the same migrations as SQLite', async () => {
     const url = await cluster.createDatabase();
     await open(url);
-    const migrations = await query<{ name: string }>(url, 'SELECT name FROM migrations ORDER BY id');
+    const migrations = await queryOnce<{ name: string }>(url, 'SELECT name FROM migrations ORDER BY id');
     expect(migrations.map((m) => m.name)).toEqual(MIGRATION_NAMES);
-    const tables = await query<{ table_name: string }>(
+    const tables = await queryOnce<{ table_name: string }>(
       url,
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`,
     );
@@ -74,26 +64,29 @@ describe('opening PostgreSQL', () => {
   it('migrates once when several processes start on one new database at the same moment', async () => {
     const url = await cluster.createDatabase();
     await Promise.all([open(url), open(url), open(url)]);
-    const migrations = await query<{ name: string }>(url, 'SELECT name FROM migrations');
+    const migrations = await queryOnce<{ name: string }>(url, 'SELECT name FROM migrations');
     expect(migrations).toHaveLength(MIGRATION_NAMES.length);
   });
 
   it("refuses a database holding another application's tables and leaves it untouched", async () => {
     const url = await cluster.createDatabase();
-    await query(url, 'CREATE TABLE invoices (id integer PRIMARY KEY)');
+    await queryOnce(url, 'CREATE TABLE invoices (id integer PRIMARY KEY)');
     await expect(openPostgres(url, [])).rejects.toThrow(/holds tables of another application/);
-    const tables = await query(url, `SELECT 1 FROM information_schema.tables WHERE table_schema = 'public'`);
+    const tables = await queryOnce(
+      url,
+      `SELECT 1 FROM information_schema.tables WHERE table_schema = 'public'`,
+    );
     expect(tables).toHaveLength(1);
   });
 
   it("serve refuses another application's database with one line and exit 1, doctor exits 1; nothing is changed", async () => {
     const url = await cluster.createDatabase();
-    await query(
+    await queryOnce(
       url,
       `CREATE TABLE invoices (id integer PRIMARY KEY, total numeric); INSERT INTO invoices VALUES (1, 9.5)`,
     );
     const contents = () =>
-      query(
+      queryOnce(
         url,
         `SELECT (SELECT string_agg(table_name, ',') FROM information_schema.tables WHERE table_schema = 'public') AS tables,
                 (SELECT json_agg(i ORDER BY id)::text FROM invoices i) AS invoices`,
@@ -151,12 +144,12 @@ describe('opening PostgreSQL', () => {
 describe('the test cluster', () => {
   it('pauses (clients see the server gone) and resumes on the same port with its data', async () => {
     const url = await cluster.createDatabase();
-    await query(url, 'CREATE TABLE kept (n integer)');
-    await query(url, 'INSERT INTO kept VALUES (7)');
+    await queryOnce(url, 'CREATE TABLE kept (n integer)');
+    await queryOnce(url, 'INSERT INTO kept VALUES (7)');
     await cluster.pause();
-    await expect(query(url, 'SELECT 1')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await expect(queryOnce(url, 'SELECT 1')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     await cluster.resume();
-    expect(await query(url, 'SELECT n FROM kept')).toEqual([{ n: 7 }]);
+    expect(await queryOnce(url, 'SELECT n FROM kept')).toEqual([{ n: 7 }]);
   });
 });
 
@@ -255,17 +248,20 @@ describe('moving an installation', () => {
     const pg = await open(pgUrl);
     const report = await copyDatabase(db, sqlClientFor(pg));
     expect(report.tables.find((t) => t.name === 'sensors')?.rows).toBe(2);
-    const sensors = await query(pgUrl, 'SELECT id, parent_id, enabled, latency_ms FROM sensors ORDER BY id');
+    const sensors = await queryOnce(
+      pgUrl,
+      'SELECT id, parent_id, enabled, latency_ms FROM sensors ORDER BY id',
+    );
     expect(sensors).toEqual([
       { id: 1, parent_id: 2, enabled: false, latency_ms: 12.625 },
       { id: 2, parent_id: null, enabled: true, latency_ms: null },
     ]);
-    expect(await query(pgUrl, 'SELECT instance FROM probe_results ORDER BY ts')).toEqual([
+    expect(await queryOnce(pgUrl, 'SELECT instance FROM probe_results ORDER BY ts')).toEqual([
       { instance: '' },
       { instance: 'east-1' },
     ]);
     // User names stay case-insensitive on PostgreSQL.
-    expect(await query(pgUrl, `SELECT id FROM users WHERE username = 'admin'`)).toHaveLength(1);
+    expect(await queryOnce(pgUrl, `SELECT id FROM users WHERE username = 'admin'`)).toHaveLength(1);
 
     await expect(copyDatabase(db, sqlClientFor(pg))).rejects.toThrow('the target is not empty');
 
@@ -291,7 +287,7 @@ describe('moving an installation', () => {
     expect(to.code).toBe(0);
     expect(to.stdout).toMatch(/copied \d+ rows in \d+ tables; the row counts match/);
     expect(to.stdout).toContain('set database_url:');
-    const [{ n }] = await query<{ n: number }>(url, 'SELECT count(*)::int AS n FROM probe_results');
+    const [{ n }] = await queryOnce<{ n: number }>(url, 'SELECT count(*)::int AS n FROM probe_results');
     expect(n).toBeGreaterThan(1000);
 
     const again = await runCli(['migrate-storage', '--data-dir', dir, '--to', url], { timeoutMs: 60_000 });
@@ -342,8 +338,8 @@ describe('doctor on PostgreSQL', () => {
   it('expects the trigram indexes where pg_trgm is installed, and finds one missing', async () => {
     const url = await cluster.createDatabase();
     await open(url);
-    expect(await query(url, `SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'`)).toHaveLength(1);
-    await query(url, 'DROP INDEX "IDX_incidents_cause_trgm"');
+    expect(await queryOnce(url, `SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'`)).toHaveLength(1);
+    await queryOnce(url, 'DROP INDEX "IDX_incidents_cause_trgm"');
     const report = await runCli(['doctor', '--data-dir', tempDir(), '--database-url', url]);
     expect(report.stdout).toMatch(/^PROBLEM database: .*missing indexes: IDX_incidents_cause_trgm/m);
     expect(report.code).toBe(1);
@@ -352,13 +348,13 @@ describe('doctor on PostgreSQL', () => {
   it('migrates for a role that may not install pg_trgm; the doctor passes; a later start builds the indexes', async () => {
     const url = await cluster.createDatabase();
     const role = `no_extensions_${process.pid}`;
-    await query(url, `CREATE ROLE ${role} LOGIN`);
+    await queryOnce(url, `CREATE ROLE ${role} LOGIN`);
     // Tables, yes (the public schema); CREATE on the database, which a trusted extension needs, no.
-    await query(url, `GRANT CREATE ON SCHEMA public TO ${role}`);
+    await queryOnce(url, `GRANT CREATE ON SCHEMA public TO ${role}`);
     const limited = url.replace('monitor_test@', `${role}@`);
     await (await open(limited)).destroy();
-    expect(await query(url, `SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'`)).toEqual([]);
-    expect(await query(url, `SELECT indexname FROM pg_indexes WHERE indexname LIKE '%trgm'`)).toEqual([]);
+    expect(await queryOnce(url, `SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'`)).toEqual([]);
+    expect(await queryOnce(url, `SELECT indexname FROM pg_indexes WHERE indexname LIKE '%trgm'`)).toEqual([]);
     const without = await runCli(['doctor', '--data-dir', tempDir(), '--database-url', limited]);
     expect(without.stdout).toMatch(/^ok {6}database: .*text search without trigram indexes/m);
     expect(without.code).toBe(0);
@@ -367,9 +363,9 @@ describe('doctor on PostgreSQL', () => {
     const warnings = parseLogLines(server.output()).filter((line) => line.level === 'warn');
     expect(warnings.map((line) => line.msg)).toContain(TRIGRAMS_MISSING);
 
-    await query(url, 'CREATE EXTENSION pg_trgm');
+    await queryOnce(url, 'CREATE EXTENSION pg_trgm');
     await open(limited);
-    const built = await query<{ indexname: string }>(
+    const built = await queryOnce<{ indexname: string }>(
       url,
       `SELECT indexname FROM pg_indexes WHERE indexname LIKE '%trgm' ORDER BY indexname`,
     );
@@ -388,9 +384,9 @@ describe('doctor on PostgreSQL', () => {
     );
     expect(report.stdout).toMatch(/^PROBLEM migrations: none applied/m);
     expect(report.code).toBe(1);
-    expect(await query(url, `SELECT 1 FROM information_schema.tables WHERE table_schema = 'public'`)).toEqual(
-      [],
-    );
+    expect(
+      await queryOnce(url, `SELECT 1 FROM information_schema.tables WHERE table_schema = 'public'`),
+    ).toEqual([]);
   });
 
   it('names the unreachable host without the password', async () => {

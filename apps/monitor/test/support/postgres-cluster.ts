@@ -316,3 +316,18 @@ function makeCluster(parts: {
     },
   };
 }
+
+/** Runs one statement on its own connection to `url` (an administrator's look from outside the app). */
+export async function queryOnce<T = Record<string, unknown>>(
+  url: string,
+  sql: string,
+  params: unknown[] = [],
+): Promise<T[]> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}

@@ -55,7 +55,6 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
     const samples: SensorSample[] = [];
     const seen = new Set<string>();
     const ids = new Set<number>();
-    const uptimeMissing: number[] = [];
     for (const entry of this.runtime.all()) {
       const { definition } = entry;
       ids.add(definition.id);
@@ -69,8 +68,6 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
       const key = `${labels.sensor}\u0000${labels.type}\u0000${labels.group}\u0000${labels.site}`;
       if (seen.has(key)) labels.sensor = `${labels.sensor} #${definition.id}`;
       else seen.add(key);
-      const uptime = this.uptime.get(definition.id);
-      if (!uptime) uptimeMissing.push(definition.id);
       samples.push({
         labels,
         status: entry.state.status,
@@ -78,12 +75,11 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
         openIncident: entry.state.incident !== null,
         probes: this.counters.probeCounts(definition.id),
         certExpiresAt: this.counters.certificateExpiry(definition.id),
-        uptime,
+        uptime: this.uptime.get(definition.id),
       });
     }
     this.counters.forgetAllBut((id) => ids.has(id));
     if (now - this.uptimeAt >= UPTIME_REFRESH_MS || now < this.uptimeAt) this.refreshUptime();
-    else if (uptimeMissing.length > 0) this.refreshUptime(uptimeMissing); // created meanwhile
     const pieces = (await renderSensorFamilies(samples)).map((piece) => `${piece}\n`);
     await nextTurn();
     pieces.push(await this.counters.registry.metrics());

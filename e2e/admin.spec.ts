@@ -194,8 +194,11 @@ describe('Administration page (built server and dashboard, real Chromium)', () =
       const refused = (response: { status(): number; url(): string }) =>
         response.status() === 401 && !response.url().endsWith('/api/restore');
       // Held back until the dashboard has been refused with the old cookie, and while it might ask
-      // whether its session ended (it must wait for this answer before it asks).
-      const gotRefused = await page.waitForResponse(refused, { timeout: 10_000 }).then(
+      // whether its session ended (it must wait for this answer before it asks). The restore's
+      // `settings` event makes it read its session meanwhile too.
+      const refusal = page.waitForResponse(refused, { timeout: 10_000 });
+      await page.getByRole('button', { name: 'Run checks' }).click();
+      const gotRefused = await refusal.then(
         () => true,
         () => false,
       );

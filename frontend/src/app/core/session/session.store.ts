@@ -70,29 +70,32 @@ export class SessionStore {
 
   /**
    * Reads the session from the server again. Every call sends a request (the session may just have
-   * changed); when answers cross, the one to the latest request is kept.
+   * changed); when answers cross, the one to the latest request is kept. A read asked for while a
+   * {@link renewing} call runs is sent after it: the old cookie would report the session as ended.
    */
   reload(): Promise<SessionInfo> {
     const generation = ++this.generation;
     const latest = () => generation === this.generation;
-    const request = this.api.get<SessionInfo>('/api/session').then(
-      (info) => {
-        if (latest()) {
-          this.inFlight = undefined;
-          this.state.set(info);
-          this.failure.set(undefined);
-        }
-        return info;
-      },
-      (failure: unknown) => {
-        const error = ApiCallError.from(failure);
-        if (latest()) {
-          this.inFlight = undefined;
-          this.failure.set(error);
-        }
-        throw error;
-      },
-    );
+    const request = this.afterRenewal()
+      .then(() => this.api.get<SessionInfo>('/api/session'))
+      .then(
+        (info) => {
+          if (latest()) {
+            this.inFlight = undefined;
+            this.state.set(info);
+            this.failure.set(undefined);
+          }
+          return info;
+        },
+        (failure: unknown) => {
+          const error = ApiCallError.from(failure);
+          if (latest()) {
+            this.inFlight = undefined;
+            this.failure.set(error);
+          }
+          throw error;
+        },
+      );
     this.inFlight = request;
     return request;
   }
@@ -109,6 +112,10 @@ export class SessionStore {
       if (this.renewal === settled) this.renewal = undefined;
     });
     return call;
+  }
+
+  private async afterRenewal(): Promise<void> {
+    while (this.renewal) await this.renewal;
   }
 
   /** Remembers where a navigation was going when the session could not be read (see {@link retry}). */
@@ -146,7 +153,6 @@ export class SessionStore {
     this.checkingUnauthorized = true;
     let info: SessionInfo;
     try {
-      while (this.renewal) await this.renewal;
       // A 401 may also be a wrong password typed into a form; only the server knows which it was.
       info = await this.reload();
     } catch {

@@ -3,7 +3,7 @@
 # file is kept correct by reading; see README.md "Container".
 
 # --- build: compile the server and the dashboard -------------------------------------------------
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 # better-sqlite3 compiles from source when no prebuilt binary matches.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ git ca-certificates \
     && rm -rf /var/lib/apt/lists/*
@@ -24,7 +24,7 @@ RUN MONITOR_BUILD="$MONITOR_BUILD" MONITOR_COMMIT="$MONITOR_COMMIT" MONITOR_BUIL
     MONITOR_BUILD_CHANNEL="$MONITOR_BUILD_CHANNEL" npm run build
 
 # --- deps: production dependencies only (native modules compiled here) ---------------------------
-FROM node:20-bookworm-slim AS deps
+FROM node:24-bookworm-slim AS deps
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
@@ -34,7 +34,7 @@ COPY native ./native
 RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
 
 # --- runtime --------------------------------------------------------------------------------------
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 # A 2 MiB young generation and two malloc arenas keep a 1,000-sensor monitor near 150 MiB.
 ENV NODE_ENV=production \
     NODE_OPTIONS=--max-semi-space-size=2 \

@@ -5,7 +5,7 @@ const swc = [
     jsc: {
       parser: { syntax: 'typescript', decorators: true },
       transform: { legacyDecorator: true, decoratorMetadata: true },
-      target: 'es2022',
+      target: 'es2024',
       keepClassNames: true,
     },
     module: { type: 'commonjs' },

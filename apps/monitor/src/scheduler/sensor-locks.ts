@@ -4,8 +4,7 @@ export class SensorLocks {
 
   async run<T>(id: number, work: () => Promise<T>): Promise<T> {
     const previous = this.tails.get(id) ?? Promise.resolve();
-    let release!: () => void;
-    const tail = new Promise<void>((resolve) => (release = resolve));
+    const { promise: tail, resolve: release } = Promise.withResolvers<void>();
     this.tails.set(id, tail);
     await previous;
     try {

@@ -14,10 +14,8 @@ export interface ReadSnapshot {
  * `client.transaction` ends a transaction when its work returns, so the work here waits for close.
  */
 export async function openReadSnapshot(client: SqlClient, closeClient?: () => void): Promise<ReadSnapshot> {
-  let finish!: () => void;
-  const finished = new Promise<void>((resolve) => (finish = resolve));
-  let opened!: (tx: SqlExecutor) => void;
-  const open = new Promise<SqlExecutor>((resolve) => (opened = resolve));
+  const { promise: finished, resolve: finish } = Promise.withResolvers<void>();
+  const { promise: open, resolve: opened } = Promise.withResolvers<SqlExecutor>();
   const ended = client.transaction(
     async (tx) => {
       // The snapshot is taken by the first read (SQLite), here: everything after sees the same state.

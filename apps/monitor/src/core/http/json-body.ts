@@ -40,14 +40,14 @@ export function illFormedTextIn(value: unknown, root = ''): string | null {
   while (stack.length > 0) {
     const [item, path] = stack.pop() as [unknown, string];
     if (typeof item === 'string') {
-      if (!isWellFormed(item)) return `"${path || 'body'}" is not valid Unicode text (lone surrogate)`;
+      if (!item.isWellFormed()) return `"${path || 'body'}" is not valid Unicode text (lone surrogate)`;
       if (item.includes('\u0000')) return `"${path || 'body'}" contains a NUL character`;
     } else if (Array.isArray(item)) {
       for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], join(path, String(i))]);
     } else if (typeof item === 'object' && item !== null) {
       const entries = Object.entries(item);
       for (const [key] of entries) {
-        if (!isWellFormed(key))
+        if (!key.isWellFormed())
           return `a field name ${path ? `inside "${path}"` : 'in the body'} is not valid Unicode text (lone surrogate)`;
         if (key.includes('\u0000'))
           return `a field name ${path ? `inside "${path}"` : 'in the body'} contains a NUL character`;
@@ -57,10 +57,6 @@ export function illFormedTextIn(value: unknown, root = ''): string | null {
   }
   return null;
 }
-
-// String.prototype.isWellFormed is in Node 20; the project's TypeScript lib predates it.
-const isWellFormed = (text: string): boolean =>
-  (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 const join = (path: string, key: string): string => (path ? `${path}.${key}` : key);
 

@@ -132,7 +132,7 @@ export class BotMessengerNotifier implements Notifier {
       reason: jsonReason('description'),
     });
     // The Bot API says {"ok":false,…} on refusal; a 2xx without ok:true is not a delivery.
-    let ok = false;
+    let ok: boolean;
     try {
       ok = (JSON.parse(body) as { ok?: unknown }).ok === true;
     } catch {

@@ -34,7 +34,7 @@ export class ServeCommand extends ConfigOptions {
     }
     const logger = createLogger(config.log_level);
     let app: NestFastifyApplication;
-    let lock: DataDirectoryLock | null = null;
+    let lock: DataDirectoryLock | null;
     try {
       dropIdentity(config, logger);
       lock = holdSqliteDirectory(config);

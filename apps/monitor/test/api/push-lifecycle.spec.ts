@@ -24,8 +24,8 @@ describe('a push sensor across a restart', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'monitor-push-'));
     const clock = new MutableClock();
     let t = await startTestApp({ startScheduler: false, clock, dataDir });
-    let token = '';
-    let id = 0;
+    let token: string;
+    let id: number;
     try {
       const admin = await setupAdmin(t);
       const created = await createSensor(t, admin, {

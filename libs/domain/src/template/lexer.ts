@@ -95,7 +95,7 @@ export function lex(input: string): Token[] {
   const tokens: Token[] = [];
   let pos = 0;
   let start = 0;
-  let parenDepth = 0;
+  let parenDepth: number;
   let linePos = 0;
   let lineNo = 1;
   const lineAt = (p: number): number => {

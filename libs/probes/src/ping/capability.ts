@@ -21,7 +21,7 @@ export function keepRawSocketCapability(
     dropIdentity();
     return { kept: false, reason: addon };
   }
-  let held = false;
+  let held: boolean;
   try {
     held = addon.hasRawSocketCapability();
   } catch {

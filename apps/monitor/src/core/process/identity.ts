@@ -53,7 +53,7 @@ export function dropIdentity(
     return;
   }
   const hadRawSocket = hasCapability(system.effectiveCapabilities(), CAP_NET_RAW);
-  let capability: CapabilityOutcome = { kept: false, reason: 'not attempted' };
+  let capability: CapabilityOutcome;
   try {
     system.lchownTree(config.data_dir, puid, pgid);
     capability = system.keepingRawSocket(() => {

@@ -130,7 +130,7 @@ export function violationsOf(exchange: Exchange, context: CheckContext): Violati
   }
   if (status >= 500 && !context.allowed5xx.includes(status)) add('no-server-error', `status ${status}`);
   if (status >= 400) {
-    let shape = false;
+    let shape: boolean;
     try {
       const parsed = JSON.parse(responseText) as unknown;
       shape =

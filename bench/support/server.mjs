@@ -6,7 +6,7 @@ import { join } from 'node:path';
 
 export async function startBenchServer({
   env = {},
-  nodeArgs = [],
+  nodeArgs = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [],
   dataDir = mkdtempSync(join(tmpdir(), 'monitor-bench-')),
   // Another build to compare against (e.g. one of the commit before a change; BENCH_MAIN for all).
   main = process.env.BENCH_MAIN ?? 'dist/apps/monitor/main.js',
@@ -22,7 +22,8 @@ export async function startBenchServer({
         ...process.env,
         PUID: '0',
         MALLOC_ARENA_MAX: '2',
-        NODE_OPTIONS: '--max-semi-space-size=2',
+        // BENCH_NODE_OPTIONS compares other V8 settings.
+        NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS ?? '--max-semi-space-size=2',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,7 +8,8 @@ import tseslint from 'typescript-eslint';
  * (a) A feature never imports another feature's entity file (entities are its own business; a
  *     feature's repository and row functions are what it offers the others). Entity files may
  *     name each other: their relations mirror the foreign keys the migrations declare.
- * (b) Only core/database and *.repository.ts files touch the driver or TypeORM's connection
+ * (b) Only core/database, *.repository.ts files (a feature's injectable repository) and *.sql.ts
+ *     files (plain functions of SQL text, for both dialects) touch the driver or TypeORM's connection
  *     objects, or unwrap a transaction handle; specs may (they check what was stored).
  */
 const SERVER = 'apps/monitor/src';
@@ -16,24 +17,22 @@ const FEATURES = readdirSync(new URL(`./${SERVER}/`, import.meta.url), { withFil
   .filter((entry) => entry.isDirectory() && entry.name !== 'core')
   .map((entry) => entry.name);
 
+/** The files that hold a feature's storage code: its repository class and its SQL functions. */
+const STORAGE_FILES = ['**/*.repository.ts', '**/*.sql.ts'];
+const DRIVER_ONLY = 'only core/database, *.repository.ts and *.sql.ts files use the driver';
+
 const DRIVER_PATHS = [
-  { name: 'better-sqlite3', message: 'only core/database and *.repository.ts files use the driver' },
-  { name: 'pg', message: 'only core/database and *.repository.ts files use the driver' },
+  { name: 'better-sqlite3', message: DRIVER_ONLY },
+  { name: 'pg', message: DRIVER_ONLY },
   {
     name: 'typeorm',
     importNames: ['DataSource', 'EntityManager', 'QueryRunner'],
-    message: 'only core/database and *.repository.ts files reach the connection: call a repository',
+    message: 'only core/database, *.repository.ts and *.sql.ts files reach the connection: call a repository',
   },
 ];
 const DRIVER_PATTERNS = [
-  {
-    regex: '^typeorm/driver/',
-    message: 'only core/database and *.repository.ts files use the driver',
-  },
-  {
-    regex: '/core/database/sqlite-handle$',
-    message: 'only core/database and *.repository.ts files use the driver',
-  },
+  { regex: '^typeorm/driver/', message: DRIVER_ONLY },
+  { regex: '/core/database/sqlite-handle$', message: DRIVER_ONLY },
   {
     regex: '/core/database/(tx|unit-of-work)$',
     importNames: ['connectionOf', 'syncTxOf'],
@@ -52,10 +51,13 @@ const storageOwnership = [
   ...FEATURES.flatMap((feature) => [
     {
       files: [`${SERVER}/${feature}/**/*.ts`],
-      ignores: ['**/*.spec.ts', '**/*.repository.ts', '**/*.entity.ts'],
+      ignores: ['**/*.spec.ts', ...STORAGE_FILES, '**/*.entity.ts'],
       rules: restricted(DRIVER_PATHS, [...DRIVER_PATTERNS, otherEntity(feature)]),
     },
-    { files: [`${SERVER}/${feature}/**/*.repository.ts`], rules: restricted([], [otherEntity(feature)]) },
+    {
+      files: STORAGE_FILES.map((glob) => `${SERVER}/${feature}/${glob}`),
+      rules: restricted([], [otherEntity(feature)]),
+    },
     { files: [`${SERVER}/${feature}/**/*.entity.ts`], rules: restricted(DRIVER_PATHS, DRIVER_PATTERNS) },
   ]),
 ];

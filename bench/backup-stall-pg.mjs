@@ -41,7 +41,7 @@ const { JsonTableScanner } = src('backup/json-table-scanner.ts');
 const { RestorePlan } = src('backup/restore-plan.ts');
 const { planData } = src('backup/restore-job.ts');
 const { restoreIntoPostgres } = src('backup/restore-postgres.ts');
-const { insertSensor } = src('sensors/sensor-rows.repository.ts');
+const { insertSensor } = src('sensors/sensor-rows.sql.ts');
 const Database = require('better-sqlite3');
 
 const SENSORS = 1000;

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 /**
@@ -60,6 +61,10 @@ const CASES = {
     file: 'maintenance/maintenance.repository.ts',
     text: "import { SensorEntity } from '../sensors/sensor.entity';\nexport const x = SensorEntity;\n",
   },
+  crossEntityInSql: {
+    file: 'incidents/incident-rows.sql.ts',
+    text: "import { SensorEntity } from '../sensors/sensor.entity';\nexport const x = SensorEntity;\n",
+  },
   driver: {
     file: 'sites/sites.service.ts',
     text: "import Database from 'better-sqlite3';\nexport const x = Database;\n",
@@ -100,6 +105,21 @@ const CASES = {
       '',
     ].join('\n'),
   },
+  allowedInSql: {
+    file: 'sites/site-rows.sql.ts',
+    text: [
+      "import Database from 'better-sqlite3';",
+      "import { DataSource } from 'typeorm';",
+      "import { connectionOf } from '../core/database/unit-of-work';",
+      "import { SiteEntity } from './site.entity';",
+      'export const x = [Database, DataSource, connectionOf, SiteEntity];',
+      '',
+    ].join('\n'),
+  },
+  driverInPlainFile: {
+    file: 'sites/site-rows.ts',
+    text: "import Database from 'better-sqlite3';\nexport const x = Database;\n",
+  },
   entityRelation: {
     file: 'sensors/sensor.entity.ts',
     text: "import { SiteEntity } from '../sites/site.entity';\nexport const x = SiteEntity;\n",
@@ -128,13 +148,17 @@ describe('storage ownership lint rule', () => {
     ]);
   });
 
-  it('reports it from a nested folder of the feature and from a repository too', () => {
+  it('reports it from a nested folder of the feature and from a repository or SQL file too', () => {
     expect(found.crossEntityNested).toHaveLength(1);
     expect(found.crossEntityInRepository).toHaveLength(1);
+    expect(found.crossEntityInSql).toHaveLength(1);
   });
 
-  it('reports the driver or the connection outside core/database and the repositories', () => {
-    expect(found.driver).toEqual([expect.stringContaining('only core/database and *.repository.ts files')]);
+  it('reports the driver or the connection outside core/database, the repositories and SQL files', () => {
+    expect(found.driver).toEqual([
+      expect.stringContaining('only core/database, *.repository.ts and *.sql.ts files'),
+    ]);
+    expect(found.driverInPlainFile).toHaveLength(1);
     expect(found.pg).toHaveLength(1);
     expect(found.connection).toHaveLength(3);
     expect(found.handle).toHaveLength(1);
@@ -143,13 +167,40 @@ describe('storage ownership lint rule', () => {
     ]);
   });
 
-  it("allows a feature's own entity, another feature's repository, and the driver inside a repository", () => {
+  it("allows a feature's own entity, another feature's repository, and the driver inside a repository or SQL file", () => {
     expect(found.allowedInService).toEqual([]);
     expect(found.allowedInRepository).toEqual([]);
+    expect(found.allowedInSql).toEqual([]);
     expect(found.entityRelation).toEqual([]);
   });
 
   it('finds nothing in the source as it stands', () => {
     expect(tree).toEqual([]);
+  });
+});
+
+/** Every file of apps/monitor/src whose name ends in `suffix`, relative to it. */
+function sourceFiles(suffix: string): string[] {
+  const src = path.join(root, 'apps/monitor/src');
+  return (readdirSync(src, { recursive: true }) as string[])
+    .filter((file) => file.endsWith(suffix))
+    .sort();
+}
+
+const INJECTABLE_CLASS = /@Injectable\(\)\s*export class \w+Repository\b/;
+
+describe('storage file names', () => {
+  it('a *.repository.ts file is an injectable repository class', () => {
+    const files = sourceFiles('.repository.ts');
+    expect(files.length).toBeGreaterThan(0);
+    const plain = files.filter((file) => !INJECTABLE_CLASS.test(readFileSync(path.join(root, 'apps/monitor/src', file), 'utf8')));
+    expect(plain).toEqual([]);
+  });
+
+  it('a *.sql.ts file holds plain functions, no injectable class', () => {
+    const files = sourceFiles('.sql.ts');
+    expect(files.length).toBeGreaterThan(0);
+    const injectable = files.filter((file) => readFileSync(path.join(root, 'apps/monitor/src', file), 'utf8').includes('@Injectable'));
+    expect(injectable).toEqual([]);
   });
 });

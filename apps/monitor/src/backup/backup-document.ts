@@ -10,15 +10,15 @@ import type {
   BackupTable,
 } from '@monitor/contracts';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION } from '@monitor/contracts';
-import { exportChannels } from '../channels/channel-rows.repository';
+import { exportChannels } from '../channels/channel-rows.sql';
 import type { SqlExecutor } from '../core/database/sql-client';
 import { rollupReader } from '../history/history-rows.repository';
-import { exportIncidents } from '../incidents/incident-rows.repository';
-import { exportSensorChannels, exportSensors } from '../sensors/sensor-rows.repository';
-import { exportSettings } from '../settings/settings-rows.repository';
-import { exportSites } from '../sites/site-rows.repository';
-import { exportStatusPages } from '../status-pages/status-page-rows.repository';
-import { exportAccounts } from '../users/user-rows.repository';
+import { exportIncidents } from '../incidents/incident-rows.sql';
+import { exportSensorChannels, exportSensors } from '../sensors/sensor-rows.sql';
+import { exportSettings } from '../settings/settings-rows.sql';
+import { exportSites } from '../sites/site-rows.sql';
+import { exportStatusPages } from '../status-pages/status-page-rows.sql';
+import { exportAccounts } from '../users/user-rows.sql';
 import {
   BlockEncoder,
   DAY_MS,

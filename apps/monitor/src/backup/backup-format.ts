@@ -23,7 +23,7 @@ import {
   type SensorType,
 } from '@monitor/domain';
 import { MIGRATION_NAMES } from '../core/database/migrations';
-import type { AccountRecord } from '../users/user-rows.repository';
+import type { AccountRecord } from '../users/user-rows.sql';
 
 /**
  * The backup document's rules that need no database: versions, the file name, references by

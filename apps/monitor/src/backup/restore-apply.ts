@@ -5,10 +5,10 @@ import {
   insertChannel,
   storedChannelNames,
   updateChannel,
-} from '../channels/channel-rows.repository';
+} from '../channels/channel-rows.sql';
 import type { SqlExecutor } from '../core/database/sql-client';
 import { replaceRollups, type SensorRollupBucket } from '../history/history-rows.repository';
-import { replaceIncidents } from '../incidents/incident-rows.repository';
+import { replaceIncidents } from '../incidents/incident-rows.sql';
 import {
   deleteSensor,
   insertSensor,
@@ -16,11 +16,11 @@ import {
   setParent,
   storedSensorNames,
   updateSensor,
-} from '../sensors/sensor-rows.repository';
-import { importSecrets, importSettings } from '../settings/settings-rows.repository';
-import { importSites, siteIdsByName } from '../sites/site-rows.repository';
-import { importStatusPages, type StatusPageChange } from '../status-pages/status-page-rows.repository';
-import { importAccounts } from '../users/user-rows.repository';
+} from '../sensors/sensor-rows.sql';
+import { importSecrets, importSettings } from '../settings/settings-rows.sql';
+import { importSites, siteIdsByName } from '../sites/site-rows.sql';
+import { importStatusPages, type StatusPageChange } from '../status-pages/status-page-rows.sql';
+import { importAccounts } from '../users/user-rows.sql';
 import {
   BOOKKEEPING_PREFIX,
   entryKey,

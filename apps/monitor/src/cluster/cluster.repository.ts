@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ClusterSession } from '../core/database/cluster-session';
 import type { InstanceIdentity } from '../core/process/instance-identity';
-import { DB_NOW, type InstanceRow, readInstances } from './cluster-rows.repository';
+import { DB_NOW, type InstanceRow, readInstances } from './cluster-rows.sql';
 
 export type { InstanceRow };
 

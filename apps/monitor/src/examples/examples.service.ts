@@ -20,7 +20,7 @@ import {
   sampleSensorIds,
   sensorIdByName,
   siteIdsInUse,
-} from '../sensors/sample-sensors.repository';
+} from '../sensors/sample-sensors.sql';
 import { SitesRepository } from '../sites/sites.repository';
 import { SAMPLE_DAYS, SAMPLE_SENSORS, SAMPLE_SITES } from './sample-dataset';
 import { inventHistory } from './sample-history';

@@ -9,7 +9,7 @@ import {
   type SqlExecutor,
 } from '../core/database/sql-client';
 import type { IncidentFilter } from './incident-query';
-import type { IncidentRow } from './incident-rows.repository';
+import type { IncidentRow } from './incident-rows.sql';
 import { IncidentEntity } from './incident.entity';
 
 const COLUMNS = `i.id, i.sensor_id, i.started_at, i.resolved_at, i.cause, i.acknowledged, i.acknowledged_by,

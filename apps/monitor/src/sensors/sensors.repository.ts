@@ -16,11 +16,11 @@ import { UnitOfWork } from '../core/database/unit-of-work';
 import { EventBus } from '../core/events/event-bus';
 import type { SensorDefinition } from '../scheduler/runtime-entry';
 import type { SensorRuntimeColumns } from './sensor-runtime-columns';
-import { RUNTIME_UPDATE, runtimeParams, writeRuntime, writeRuntimeBatch } from './sensor-runtime.repository';
+import { RUNTIME_UPDATE, runtimeParams, writeRuntime, writeRuntimeBatch } from './sensor-runtime.sql';
 import { SensorEntity } from './sensor.entity';
-import type { SensorColumns, SensorRow } from './sensor-rows.repository';
+import type { SensorColumns, SensorRow } from './sensor-rows.sql';
 
-export type { SensorColumns } from './sensor-rows.repository';
+export type { SensorColumns } from './sensor-rows.sql';
 
 export const toDefinition = (s: SensorEntity, channelIds: number[]): SensorDefinition => ({
   id: s.id,

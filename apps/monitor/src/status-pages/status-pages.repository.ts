@@ -8,7 +8,7 @@ import {
   type StatusPageColumns,
   type StoredAnnouncement,
   type StoredStatusPage,
-} from './status-page-rows.repository';
+} from './status-page-rows.sql';
 
 export type { StatusPageColumns, StoredAnnouncement, StoredStatusPage };
 

@@ -17,7 +17,7 @@ import type { AppLogger } from '../core/logging/logger';
 import { SensorsRepository } from '../sensors/sensors.repository';
 import { checkSections } from './status-page-rules';
 import { statusPageView } from './status-page.view';
-import type { StatusPageChange } from './status-page-rows.repository';
+import type { StatusPageChange } from './status-page-rows.sql';
 import {
   StatusPagesRepository,
   type StatusPageColumns,

@@ -1,7 +1,7 @@
 import type { DoctorCheck } from '@monitor/contracts';
 import { clusterCheck, clusterViewOf } from '@monitor/domain';
 import { Client } from 'pg';
-import { type RawInstanceRow, readInstances } from '../../cluster/cluster-rows.repository';
+import { type RawInstanceRow, readInstances } from '../../cluster/cluster-rows.sql';
 import { databaseHost, maskDatabaseUrl } from './database-url';
 import { declaredNameIndexes } from './migrations/1764000000001-only-once-rules';
 import { alertOutboxStatements } from './migrations/1764000000002-alert-outbox';

@@ -1,5 +1,5 @@
 import type { SqlExecutor } from '../core/database/sql-client';
-import type { SampleSensor } from './sensor-rows.repository';
+import type { SampleSensor } from './sensor-rows.sql';
 
 /*
  * The sample sensors' rows (sample = true), written and removed by the examples feature inside

@@ -12,7 +12,7 @@ import type {
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION } from '@monitor/contracts';
 import { exportChannels } from '../channels/channel-rows.sql';
 import type { SqlExecutor } from '../core/database/sql-client';
-import { rollupReader } from '../history/history-rows.repository';
+import { rollupReader } from '../history/history.sql';
 import { exportIncidents } from '../incidents/incident-rows.sql';
 import { exportSensorChannels, exportSensors } from '../sensors/sensor-rows.sql';
 import { exportSettings } from '../settings/settings-rows.sql';

@@ -7,7 +7,7 @@ import {
   updateChannel,
 } from '../channels/channel-rows.sql';
 import type { SqlExecutor } from '../core/database/sql-client';
-import { replaceRollups, type SensorRollupBucket } from '../history/history-rows.repository';
+import { replaceRollups, type SensorRollupBucket } from '../history/history.sql';
 import { replaceIncidents } from '../incidents/incident-rows.sql';
 import {
   deleteSensor,

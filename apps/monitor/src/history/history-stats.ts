@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SensorsRepository } from '../sensors/sensors.repository';
-import type { ResultStats } from './history-counts.repository';
+import type { ResultStats } from './history.sql';
 import { HistoryRepository } from './history.repository';
 import { RollupMaintenance } from './rollup-maintenance.service';
 

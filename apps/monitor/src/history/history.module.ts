@@ -4,7 +4,6 @@ import { IncidentsStorageModule } from '../incidents/incidents-storage.module';
 import { SensorsStorageModule } from '../sensors/sensors-storage.module';
 import { SettingsStorageModule } from '../settings/settings-storage.module';
 import { HistoryController } from './history.controller';
-import { HistoryPageRepository } from './history-page.repository';
 import { HistoryRepository } from './history.repository';
 import { HistoryStats } from './history-stats';
 import { HistoryService } from './history.service';
@@ -17,7 +16,6 @@ import { RollupMaintenance } from './rollup-maintenance.service';
   controllers: [HistoryController],
   providers: [
     HistoryRepository,
-    HistoryPageRepository,
     ResultWriter,
     RollupMaintenance,
     HistoryService,

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type Database from 'better-sqlite3';
 import { RECENT_OUTCOMES, type HistoryTier } from '@monitor/contracts';
 import { streakBoundary, type Bucket, type StoredHistory } from '@monitor/domain';
-import { DAY_MS, HOUR_MS } from '@monitor/domain';
 import { DataSource } from 'typeorm';
 import { containedLength } from '../core/database/like-pattern';
 import { sqliteHandle } from '../core/database/sqlite-handle';
@@ -15,14 +13,20 @@ import {
   type SqlExecutor,
 } from '../core/database/sql-client';
 import {
-  insertResultsBatch as insertResultsBatchStatement,
-  summariseHours as summariseHoursStatement,
-  summariseDays as summariseDaysStatement,
-  pruneRaw as pruneRawStatement,
-  pruneHourly as pruneHourlyStatement,
-  PORTABLE_RAW_AGGREGATES,
-} from './history-writes.repository';
-import { resultStats, type ResultStats } from './history-counts.repository';
+  dailyBucketsOf,
+  insertResultsBatch,
+  pruneHourly,
+  pruneRaw,
+  resultStats,
+  SqliteStatements,
+  summariseDays,
+  summariseHours,
+  TIERS,
+  toBucket,
+  totalsOf,
+  type BucketRow,
+  type ResultStats,
+} from './history.sql';
 import type { StoredResult } from './result-writer.service';
 
 export interface ResultRow {
@@ -35,44 +39,12 @@ export interface ResultRow {
   instance: string;
 }
 
-interface BucketRow {
-  start: number;
-  count: number;
-  up: number;
-  latency_sum: number;
-  latency_min: number | null;
-  latency_max: number | null;
-}
-
-export const toBucket = (row: BucketRow): Bucket => ({
-  count: Number(row.count),
-  up: Number(row.up),
-  latencySum: Number(row.latency_sum),
-  latencyMin: row.latency_min === null ? null : Number(row.latency_min),
-  latencyMax: row.latency_max === null ? null : Number(row.latency_max),
-});
-
 /** A result row with `success` as 1/0 on both backends. */
 const resultRow = (row: ResultRow): ResultRow => ({
   ...row,
   ts: Number(row.ts),
   success: boolOf(row.success) ? 1 : 0,
 });
-
-/** Latency statistics cover successful samples only (see libs/domain rollup-bucket). */
-const RAW_AGGREGATES = `count(*) AS count, coalesce(sum(success), 0) AS up,
-  coalesce(sum(CASE WHEN success THEN latency_ms END), 0) AS latency_sum,
-  min(CASE WHEN success THEN latency_ms END) AS latency_min,
-  max(CASE WHEN success THEN latency_ms END) AS latency_max`;
-const ROLLUP_AGGREGATES = `coalesce(sum(count), 0) AS count, coalesce(sum(up), 0) AS up,
-  coalesce(sum(latency_sum), 0) AS latency_sum, min(latency_min) AS latency_min,
-  max(latency_max) AS latency_max`;
-
-const TABLE: Record<HistoryTier, { table: string; time: string; aggregates: string }> = {
-  raw: { table: 'probe_results', time: 'ts', aggregates: PORTABLE_RAW_AGGREGATES },
-  hourly: { table: 'rollup_hourly', time: 'bucket_start', aggregates: ROLLUP_AGGREGATES },
-  daily: { table: 'rollup_daily', time: 'bucket_start', aggregates: ROLLUP_AGGREGATES },
-};
 
 /** A result found by the global search. */
 export interface ResultSearchRow {
@@ -98,40 +70,8 @@ export interface RecentRow {
 }
 
 /**
- * SQLite's hot paths, prepared once: the result batch and the maintenance pass's per-sensor
- * statements run synchronously on the shared connection (see ResultWriter, RollupMaintenance).
- */
-class SqliteStatements {
-  readonly summariseHours: Database.Statement;
-  readonly summariseDays: Database.Statement;
-  readonly pruneRaw: Database.Statement;
-  readonly pruneHourly: Database.Statement;
-  readonly insertResult: Database.Statement;
-
-  constructor(db: Database.Database) {
-    this.summariseHours = db.prepare(
-      `INSERT OR REPLACE INTO rollup_hourly (sensor_id, bucket_start, count, up, latency_sum, latency_min, latency_max)
-       SELECT sensor_id, ts - ts % ${HOUR_MS} AS start, ${RAW_AGGREGATES} FROM probe_results
-       WHERE sensor_id = ? AND ts >= ? AND ts < ? GROUP BY start`,
-    );
-    this.summariseDays = db.prepare(
-      `INSERT OR REPLACE INTO rollup_daily (sensor_id, bucket_start, count, up, latency_sum, latency_min, latency_max)
-       SELECT sensor_id, bucket_start - bucket_start % ${DAY_MS} AS start, ${ROLLUP_AGGREGATES} FROM rollup_hourly
-       WHERE sensor_id = ? AND bucket_start >= ? AND bucket_start < ? GROUP BY start`,
-    );
-    this.pruneRaw = db.prepare('DELETE FROM probe_results WHERE sensor_id = ? AND ts < ?');
-    this.pruneHourly = db.prepare('DELETE FROM rollup_hourly WHERE sensor_id = ? AND bucket_start < ?');
-    // A sensor deleted while its result waited in the batch is skipped rather than failing it.
-    this.insertResult = db.prepare(
-      `INSERT INTO probe_results (sensor_id, ts, success, status_code, latency_ms, message, instance)
-       SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM sensors WHERE id = ?)`,
-    );
-  }
-}
-
-/**
- * The only code that reads or writes `probe_results`, `rollup_hourly` and `rollup_daily`. Reads
- * and writes are synchronous prepared statements on the shared connection: the result batches,
+ * The history feature's repository: with its SQL text (history.sql.ts), the only code that reads
+ * or writes `probe_results`, `rollup_hourly` and `rollup_daily`. SQLite's reads and writes are synchronous prepared statements on the shared connection: the result batches,
  * the runtime's rebuild and the maintenance pass are hot paths. Writes named `…Now` run inside the
  * caller's transaction (UnitOfWork) or on their own.
  */
@@ -163,12 +103,12 @@ export class HistoryRepository {
   }
 
   async total(tier: HistoryTier, sensorId: number, from: number, to: number): Promise<Bucket> {
-    const { table, time, aggregates } = TABLE[tier];
+    const { table, time, aggregates } = TIERS[tier];
     const row = await this.sql.get<Omit<BucketRow, 'start'>>(
       `SELECT ${aggregates} FROM ${table} WHERE sensor_id = ? AND ${time} >= ? AND ${time} < ?`,
       [sensorId, from, to],
     );
-    return toBucket({ start: from, ...row! });
+    return toBucket(row!);
   }
 
   /** Buckets of `step` milliseconds keyed by their start; steps without rows are absent. */
@@ -179,7 +119,7 @@ export class HistoryRepository {
     to: number,
     step: number,
   ): Promise<Map<number, Bucket>> {
-    const { table, time, aggregates } = TABLE[tier];
+    const { table, time, aggregates } = TIERS[tier];
     // The step is an integer the code chose, not input: inlined, so both backends group by one expression.
     const start = `${time} - ${time} % ${Math.trunc(step)}`;
     const rows = await this.sql.all<BucketRow>(
@@ -196,6 +136,21 @@ export class HistoryRepository {
       [sensorId],
     );
     return row ? Number(row.ts) : null;
+  }
+
+  /** The sensors' daily buckets in [from, to), per sensor keyed by the bucket's start. */
+  dailyBucketsOf(sensorIds: readonly number[], from: number, to: number): Promise<Map<number, Map<number, Bucket>>> {
+    return dailyBucketsOf(this.sql, sensorIds, from, to);
+  }
+
+  /** The sensors' hourly buckets in [from, to) merged, one bucket per sensor that has any. */
+  hourlyTotalsOf(sensorIds: readonly number[], from: number, to: number): Promise<Map<number, Bucket>> {
+    return totalsOf(this.sql, 'rollup_hourly', sensorIds, from, to);
+  }
+
+  /** The sensors' daily buckets in [from, to) merged, one bucket per sensor that has any. */
+  dailyTotalsOf(sensorIds: readonly number[], from: number, to: number): Promise<Map<number, Bucket>> {
+    return totalsOf(this.sql, 'rollup_daily', sensorIds, from, to);
   }
 
   /** Every sensor's results counted over the hourly buckets in [from, to). */
@@ -225,25 +180,25 @@ export class HistoryRepository {
     );
   }
 
-  // Set-based writes for both backends (see history-writes.repository.ts).
+  // Set-based writes for both backends (see history.sql.ts).
   insertResultsBatch(tx: SqlExecutor, results: StoredResult[], instance: string): Promise<void> {
-    return insertResultsBatchStatement(tx, results, instance);
+    return insertResultsBatch(tx, results, instance);
   }
 
   summariseHours(tx: SqlExecutor, sensorIds: number[], from: number, to: number): Promise<number> {
-    return summariseHoursStatement(tx, sensorIds, from, to);
+    return summariseHours(tx, sensorIds, from, to);
   }
 
   summariseDays(tx: SqlExecutor, sensorIds: number[], from: number, to: number): Promise<number> {
-    return summariseDaysStatement(tx, sensorIds, from, to);
+    return summariseDays(tx, sensorIds, from, to);
   }
 
   pruneRaw(tx: SqlExecutor, sensorIds: number[], before: number): Promise<number> {
-    return pruneRawStatement(tx, sensorIds, before);
+    return pruneRaw(tx, sensorIds, before);
   }
 
   pruneHourly(tx: SqlExecutor, sensorIds: number[], before: number): Promise<number> {
-    return pruneHourlyStatement(tx, sensorIds, before);
+    return pruneHourly(tx, sensorIds, before);
   }
 
   /** Stores one result under `ts` inside `tx`, probed by `instance` (a deleted sensor's is skipped). */

@@ -30,7 +30,6 @@ import type { MonitorConfig } from '../core/config/monitor-config';
 import { toIncidentView } from '../incidents/incident.view';
 import { IncidentsRepository } from '../incidents/incidents.repository';
 import { SensorsRepository } from '../sensors/sensors.repository';
-import { HistoryPageRepository } from './history-page.repository';
 import { HistoryRepository } from './history.repository';
 import { ResultWriter } from './result-writer.service';
 
@@ -55,7 +54,6 @@ export class HistoryService {
 
   constructor(
     private readonly queries: HistoryRepository,
-    private readonly pageQueries: HistoryPageRepository,
     private readonly sensors: SensorsRepository,
     private readonly incidentRows: IncidentsRepository,
     private readonly writer: ResultWriter,
@@ -149,9 +147,9 @@ export class HistoryService {
   ): Promise<Map<number, Omit<SensorRollups, 'outages'>>> {
     const today = startOfUtcDay(now);
     const lastDay = lastDayWindow(now);
-    const daily = await this.pageQueries.dailyBucketsOf(sensorIds, firstDayOf(now, 90), today);
-    const todays = await this.pageQueries.hourlyTotalsOf(sensorIds, today, today + DAY_MS);
-    const lastDays = await this.pageQueries.hourlyTotalsOf(sensorIds, lastDay.from, lastDay.to);
+    const daily = await this.queries.dailyBucketsOf(sensorIds, firstDayOf(now, 90), today);
+    const todays = await this.queries.hourlyTotalsOf(sensorIds, today, today + DAY_MS);
+    const lastDays = await this.queries.hourlyTotalsOf(sensorIds, lastDay.from, lastDay.to);
     return new Map(
       sensorIds.map((id) => [
         id,
@@ -172,10 +170,10 @@ export class HistoryService {
   async uptimeRatios(sensorIds: readonly number[], now: number): Promise<Map<number, UptimeRatios>> {
     const today = startOfUtcDay(now);
     const lastDay = lastDayWindow(now);
-    const day = await this.pageQueries.hourlyTotalsOf(sensorIds, lastDay.from, lastDay.to);
-    const todays = await this.pageQueries.hourlyTotalsOf(sensorIds, today, today + DAY_MS);
-    const month = await this.pageQueries.dailyTotalsOf(sensorIds, firstDayOf(now, 30), today);
-    const year = await this.pageQueries.dailyTotalsOf(sensorIds, firstDayOf(now, 365), today);
+    const day = await this.queries.hourlyTotalsOf(sensorIds, lastDay.from, lastDay.to);
+    const todays = await this.queries.hourlyTotalsOf(sensorIds, today, today + DAY_MS);
+    const month = await this.queries.dailyTotalsOf(sensorIds, firstDayOf(now, 30), today);
+    const year = await this.queries.dailyTotalsOf(sensorIds, firstDayOf(now, 365), today);
     const ratio = (...buckets: (Bucket | undefined)[]): number | null => {
       let count = 0;
       let up = 0;

@@ -2,9 +2,9 @@ import { ExecutionContext, ForbiddenException, Injectable, UnauthorizedException
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
-import { Access, ACCESS_METADATA, METRICS_TOKEN_METADATA } from './access.decorator';
+import { Access, ACCESS_METADATA, METRICS_TOKEN_METADATA } from '../core/http/access.decorator';
 import { isSameOriginWrite } from './origin-check';
-import { hasRole, principalOf } from './principal';
+import { hasRole, principalOf } from '../core/http/principal';
 
 /**
  * The one gate in front of every route: authenticates (API key first, then the session cookie),

@@ -1,8 +1,9 @@
 import { Controller, Delete, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { InstallationSecretsService } from '../settings/installation-secrets.service';
-import { RequireAccess } from './access.decorator';
-import { ApiKeyDto, OkDto } from './dto/auth.dto';
+import { RequireAccess } from '../core/http/access.decorator';
+import { ApiKeyDto } from './dto/auth.dto';
+import { OkDto } from '../core/http/ok.dto';
 
 @ApiTags('settings')
 @Controller('api/api-key')

@@ -22,10 +22,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
 import { SettingsService } from '../settings/settings.service';
-import { RequireAccess } from './access.decorator';
+import { RequireAccess } from '../core/http/access.decorator';
 import { AuthService, ChallengeExpired, SecondFactorFailed, SignInFailed } from './auth.service';
-import { LoginDto, LoginResponseDto, OkDto, SetupDto, TotpLoginDto } from './dto/auth.dto';
-import { principalOf } from './principal';
+import { LoginDto, LoginResponseDto, SetupDto, TotpLoginDto } from './dto/auth.dto';
+import { OkDto } from '../core/http/ok.dto';
+import { principalOf } from '../core/http/principal';
+import type { User } from '../users/users.repository';
 import {
   SecretCheckThrottle,
   SIGN_IN,
@@ -64,7 +66,7 @@ export class AuthController {
   @RequireAccess('public')
   @ApiOkResponse({ type: SessionInfoDto })
   async session(@Req() request: FastifyRequest): Promise<SessionInfo> {
-    const info = await this.settings.sessionInfo(principalOf(request));
+    const info = await this.settings.sessionInfo(principalOf<User>(request));
     return { ...info, setup_host_allowed: this.setupRefusal(request) === null };
   }
 

@@ -3,7 +3,8 @@ import { PassportStrategy } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
 import { Strategy } from 'passport-custom';
 import { InstallationSecretsService } from '../settings/installation-secrets.service';
-import type { Principal } from './principal';
+import type { Principal } from '../core/http/principal';
+import { presentedKey } from './api-key-header';
 import { SESSION_COOKIE } from './session-cookie';
 import { SessionService } from './session.service';
 
@@ -18,9 +19,7 @@ export class ApiKeyStrategy extends PassportStrategy(Strategy, 'api-key') {
   }
 
   async validate(request: FastifyRequest): Promise<Principal | null> {
-    const header = request.headers['x-api-key'];
-    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
-    const presented = (Array.isArray(header) ? header[0] : header) ?? bearer;
+    const { key: presented, bearer } = presentedKey(request.headers);
     if (presented === undefined) return null;
     if (await this.secrets.isApiKey(presented)) return { kind: 'api_key' };
     if (bearer !== undefined && presented === bearer && (await this.secrets.isMetricsToken(bearer)))

@@ -10,8 +10,8 @@ import {
   ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RequireAccess } from '../auth/access.decorator';
-import { principalOf } from '../auth/principal';
+import { RequireAccess } from '../core/http/access.decorator';
+import { principalOf } from '../core/http/principal';
 import { setSessionCookie } from '../auth/session-cookie';
 import { SessionService } from '../auth/session.service';
 import { rememberFailure } from '../core/http/request-failure';

@@ -8,8 +8,8 @@ import {
 } from '@nestjs/swagger';
 import { UpstreamError } from '@monitor/domain';
 import { NotifierCatalogue } from '@monitor/notifiers';
-import { RequireAccess } from '../auth/access.decorator';
-import { OkDto } from '../auth/dto/auth.dto';
+import { RequireAccess } from '../core/http/access.decorator';
+import { OkDto } from '../core/http/ok.dto';
 import { ChannelsService } from './channels.service';
 import { DeliveryService } from './delivery.service';
 import { ChannelDto, ChannelInputDto, ChannelTypeDto } from './dto/channel.dto';

@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Param } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { RequireAccess } from '../auth/access.decorator';
+import { RequireAccess } from '../core/http/access.decorator';
 import { ClusterService } from './cluster.service';
 import { ClusterViewDto } from './dto/cluster.dto';
 

@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { RequireAccess } from '../auth/access.decorator';
+import { RequireAccess } from '../core/http/access.decorator';
 import { DoctorService } from './doctor.service';
 import { DoctorReportDto } from './dto/doctor.dto';
 

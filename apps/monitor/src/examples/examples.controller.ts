@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { RequireAccess } from '../auth/access.decorator';
+import { RequireAccess } from '../core/http/access.decorator';
 import { ExampleCountsDto } from './dto/example-counts.dto';
 import { ExamplesService } from './examples.service';
 

@@ -12,8 +12,8 @@ import {
 } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { RequireAccess } from '../auth/access.decorator';
-import { actorName, currentPrincipal } from '../auth/principal';
+import { RequireAccess } from '../core/http/access.decorator';
+import { actorName, currentPrincipal } from '../core/http/principal';
 import { AcknowledgeDto } from '../sensors/dto/sensor.dto';
 import { IncidentDto } from './dto/incident.dto';
 import { ListIncidentsQueryDto } from './dto/list-incidents.dto';

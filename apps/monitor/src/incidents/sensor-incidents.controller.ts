@@ -1,6 +1,6 @@
 import { Controller, Get, Param, ParseIntPipe, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { RequireAccess } from '../auth/access.decorator';
+import { RequireAccess } from '../core/http/access.decorator';
 import { IncidentDto } from './dto/incident.dto';
 import { IncidentLimitQueryDto } from './dto/list-incidents.dto';
 import { IncidentsService } from './incidents.service';

@@ -16,8 +16,9 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RequireAccess } from '../auth/access.decorator';
-import { currentPrincipal } from '../auth/principal';
+import { RequireAccess } from '../core/http/access.decorator';
+import { currentPrincipal } from '../core/http/principal';
+import { presentedKey } from '../auth/api-key-header';
 import { SESSION_COOKIE } from '../auth/session-cookie';
 import { SessionService } from '../auth/session.service';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
@@ -28,13 +29,6 @@ import { type CredentialCheck, LiveHub } from './live-hub.service';
 /** What EventSource sends; a client that does not ask for a stream is not given one. */
 const acceptsEventStream = (accept: string | undefined): boolean =>
   (accept ?? '').toLowerCase().includes('text/event-stream');
-
-/** The API key as presented (the same two headers the api-key strategy reads). */
-function presentedApiKey(request: FastifyRequest): string {
-  const header = request.headers['x-api-key'];
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
-  return (Array.isArray(header) ? header[0] : header) ?? bearer ?? '';
-}
 
 @ApiTags('live')
 @Controller('api')
@@ -121,7 +115,7 @@ export class LiveController {
   private credentialCheck(request: FastifyRequest): CredentialCheck {
     const principal = currentPrincipal(request);
     if (principal.kind === 'api_key') {
-      const key = presentedApiKey(request);
+      const key = presentedKey(request.headers).key ?? '';
       return () => this.secrets.isApiKey(key);
     }
     const cookie = request.cookies?.[SESSION_COOKIE];

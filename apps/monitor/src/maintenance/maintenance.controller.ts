@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Param, ParseIntPipe, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { RequireAccess } from '../auth/access.decorator';
-import { OkDto } from '../auth/dto/auth.dto';
+import { RequireAccess } from '../core/http/access.decorator';
+import { OkDto } from '../core/http/ok.dto';
 import { CreateMaintenanceWindowDto, MaintenanceWindowDto } from './dto/maintenance.dto';
 import { MaintenanceService } from './maintenance.service';
 

@@ -1,7 +1,7 @@
 import { Controller, Delete, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { RequireAccess } from '../auth/access.decorator';
-import { OkDto } from '../auth/dto/auth.dto';
+import { RequireAccess } from '../core/http/access.decorator';
+import { OkDto } from '../core/http/ok.dto';
 import { InstallationSecretsService } from '../settings/installation-secrets.service';
 import { MetricsTokenDto } from './dto/metrics-token.dto';
 

@@ -3,7 +3,7 @@ import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Registry } from 'prom-client';
-import { AcceptsMetricsToken, RequireAccess } from '../auth/access.decorator';
+import { AcceptsMetricsToken, RequireAccess } from '../core/http/access.decorator';
 import { MetricsService } from './metrics.service';
 
 @ApiTags('metrics')

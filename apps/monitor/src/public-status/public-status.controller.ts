@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RequireAccess } from '../auth/access.decorator';
+import { RequireAccess } from '../core/http/access.decorator';
 import { PublicStatusPageDto } from './dto/public-status-page.dto';
 import { REFRESH_SCRIPT } from '@monitor/domain';
 import { bodyOf, sendCached } from './http-caching';

@@ -9,8 +9,8 @@ import {
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { RequireAccess } from '../auth/access.decorator';
-import { OkDto } from '../auth/dto/auth.dto';
+import { RequireAccess } from '../core/http/access.decorator';
+import { OkDto } from '../core/http/ok.dto';
 import { PushBodyDto } from './dto/push.dto';
 import { PushRateError, PushService } from './push.service';
 

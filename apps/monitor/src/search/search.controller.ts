@@ -1,8 +1,8 @@
 import { Controller, Get, Query, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { RequireAccess } from '../auth/access.decorator';
-import { currentPrincipal } from '../auth/principal';
+import { RequireAccess } from '../core/http/access.decorator';
+import { currentPrincipal } from '../core/http/principal';
 import { SearchQueryDto, SearchResponseDto } from './dto/search.dto';
 import { SearchService } from './search.service';
 

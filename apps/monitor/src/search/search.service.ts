@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Incident, SearchHit, SearchResponse, SensorStatus } from '@monitor/contracts';
-import { hasRole, type Principal } from '../auth/principal';
+import { hasRole, type Principal } from '../core/http/principal';
 import { Clock } from '../core/clock/clock';
 import { isoOrNull } from '../core/clock/iso';
 import { containsPattern } from '../core/database/like-pattern';

@@ -23,9 +23,9 @@ import {
 } from '@nestjs/swagger';
 import { InvalidInputError } from '@monitor/domain';
 import type { FastifyRequest } from 'fastify';
-import { RequireAccess } from '../auth/access.decorator';
-import { OkDto } from '../auth/dto/auth.dto';
-import { actorName, currentPrincipal, hasRole } from '../auth/principal';
+import { RequireAccess } from '../core/http/access.decorator';
+import { OkDto } from '../core/http/ok.dto';
+import { actorName, currentPrincipal, hasRole } from '../core/http/principal';
 import { Clock } from '../core/clock/clock';
 import { IncidentDto } from '../incidents/dto/incident.dto';
 import { IncidentsService } from '../incidents/incidents.service';

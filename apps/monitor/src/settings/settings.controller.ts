@@ -1,10 +1,11 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { RequireAccess } from '../auth/access.decorator';
-import { OkDto } from '../auth/dto/auth.dto';
-import { UiSettingsDto } from '../auth/dto/session-info.dto';
-import { currentPrincipal } from '../auth/principal';
+import { RequireAccess } from '../core/http/access.decorator';
+import { OkDto } from '../core/http/ok.dto';
+import { UiSettingsDto } from './dto/ui-settings.dto';
+import { currentPrincipal } from '../core/http/principal';
+import type { User } from '../users/users.repository';
 import { SettingsDto, TourProgressDto, UpdateSettingsDto } from './dto/settings.dto';
 import { SettingsService } from './settings.service';
 
@@ -18,7 +19,7 @@ export class SettingsController {
   @RequireAccess('viewer')
   @ApiOkResponse({ type: SettingsDto })
   get(@Req() request: FastifyRequest): Promise<SettingsDto> {
-    return this.settings.settings(currentPrincipal(request));
+    return this.settings.settings(currentPrincipal<User>(request));
   }
 
   /** Writes `ui` keys (theme, live, borders, language) to the calling account. */
@@ -29,7 +30,7 @@ export class SettingsController {
     @Req() request: FastifyRequest,
     @Body() body: UpdateSettingsDto,
   ): Promise<{ ui: UiSettingsDto }> {
-    return { ui: await this.settings.updateUi(currentPrincipal(request), body.ui) };
+    return { ui: await this.settings.updateUi(currentPrincipal<User>(request), body.ui) };
   }
 
   /** Records that the account finished this version of the guided tour. */
@@ -38,7 +39,7 @@ export class SettingsController {
   @HttpCode(200)
   @ApiOkResponse({ type: OkDto })
   async tour(@Req() request: FastifyRequest, @Body() body: TourProgressDto): Promise<OkDto> {
-    await this.settings.recordTour(currentPrincipal(request), body.version);
+    await this.settings.recordTour(currentPrincipal<User>(request), body.version);
     return { ok: true };
   }
 }

@@ -2,8 +2,8 @@ import * as fs from 'node:fs';
 import { Inject, Injectable } from '@nestjs/common';
 import { formatDuration } from '@monitor/domain';
 import type { SessionInfo, SettingsResponse, UiSettings } from '@monitor/contracts';
-import type { Principal } from '../auth/principal';
-import { hasRole } from '../auth/principal';
+import type { Principal } from '../core/http/principal';
+import { hasRole } from '../core/http/principal';
 import { buildInfo } from '../core/build-info';
 import { Clock } from '../core/clock/clock';
 import { isoOrNull } from '../core/clock/iso';
@@ -15,7 +15,7 @@ import { maskDatabaseUrl } from '../core/database/database-url';
 import { HistoryStats } from '../history/history-stats';
 import { IncidentsRepository } from '../incidents/incidents.repository';
 import { SensorsRepository } from '../sensors/sensors.repository';
-import { UsersRepository } from '../users/users.repository';
+import { UsersRepository, type User } from '../users/users.repository';
 import { SettingsRepository } from './settings.repository';
 import { UsersService } from '../users/users.service';
 import { UiSettingsPatchDto } from './dto/settings.dto';
@@ -38,7 +38,7 @@ export class SettingsService {
   ) {}
 
   /** Everything but setup_host_allowed, which depends on the request (the controller adds it). */
-  async sessionInfo(principal: Principal | undefined): Promise<Omit<SessionInfo, 'setup_host_allowed'>> {
+  async sessionInfo(principal: Principal<User> | undefined): Promise<Omit<SessionInfo, 'setup_host_allowed'>> {
     const setupNeeded = (await this.users.count()) === 0;
     // The metrics token reads /metrics and nothing else: here it is nobody.
     if (!principal || principal.kind === 'metrics_token')
@@ -74,7 +74,7 @@ export class SettingsService {
     };
   }
 
-  async settings(principal: Principal): Promise<SettingsResponse> {
+  async settings(principal: Principal<User>): Promise<SettingsResponse> {
     const ui = uiSettingsOf(principal.kind === 'user' ? principal.user : null);
     const tokenMadeAt = await this.secrets.metricsTokenCreatedAt();
     const response: SettingsResponse = {
@@ -88,7 +88,7 @@ export class SettingsService {
   }
 
   /** Writes to the calling account; the API key has no account, so its writes go nowhere. */
-  async updateUi(principal: Principal, patch: UiSettingsPatchDto): Promise<UiSettings> {
+  async updateUi(principal: Principal<User>, patch: UiSettingsPatchDto): Promise<UiSettings> {
     if (principal.kind !== 'user') return uiSettingsOf(null);
     const user = principal.user;
     const ui = { ...user.ui };
@@ -99,7 +99,7 @@ export class SettingsService {
   }
 
   /** Records the highest tour version finished; a lower version never undoes a higher one. */
-  async recordTour(principal: Principal, version: number): Promise<void> {
+  async recordTour(principal: Principal<User>, version: number): Promise<void> {
     if (principal.kind !== 'user') return;
     await this.accounts.raiseTourVersion(principal.user.id, version);
   }

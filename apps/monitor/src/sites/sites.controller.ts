@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { SITE_KINDS } from '@monitor/contracts';
-import { RequireAccess } from '../auth/access.decorator';
+import { RequireAccess } from '../core/http/access.decorator';
 import { MapSettingsInputDto } from './dto/map.dto';
 import {
   CreateSiteDto,

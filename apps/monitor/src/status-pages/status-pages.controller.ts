@@ -6,8 +6,8 @@ import {
   ApiOkResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import { RequireAccess } from '../auth/access.decorator';
-import { OkDto } from '../auth/dto/auth.dto';
+import { RequireAccess } from '../core/http/access.decorator';
+import { OkDto } from '../core/http/ok.dto';
 import {
   AnnouncementInputDto,
   CreateStatusPageDto,

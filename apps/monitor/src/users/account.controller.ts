@@ -9,10 +9,10 @@ import {
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RequireAccess } from '../auth/access.decorator';
-import { OkDto } from '../auth/dto/auth.dto';
+import { RequireAccess } from '../core/http/access.decorator';
+import { OkDto } from '../core/http/ok.dto';
 import { WrongPassword } from '../auth/passwords';
-import { currentUser } from '../auth/principal';
+import { currentUser } from '../core/http/principal';
 import { PASSWORD_CHECK, SecretCheckThrottle } from '../auth/secret-check-throttle';
 import { setSessionCookie } from '../auth/session-cookie';
 import { SessionService } from '../auth/session.service';
@@ -59,7 +59,7 @@ export class AccountController {
     reply: FastifyReply,
     run: (user: User) => Promise<T>,
   ): Promise<T> {
-    const user = currentUser(request);
+    const user = currentUser<User>(request);
     return this.throttle.attempt(request, reply, {
       kind: PASSWORD_CHECK,
       account: user,
@@ -90,7 +90,7 @@ export class AccountController {
   @ApiOkResponse({ type: TotpStartDto })
   @ApiConflictResponse({ description: 'the second factor is already on' })
   start(@Req() request: FastifyRequest): Promise<TotpStartDto> {
-    return this.totp.start(currentUser(request));
+    return this.totp.start(currentUser<User>(request));
   }
 
   /** The secret being enrolled as a QR code. */
@@ -102,7 +102,7 @@ export class AccountController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<StreamableFile> {
-    const png = await this.totp.qrPng(currentUser(request));
+    const png = await this.totp.qrPng(currentUser<User>(request));
     void reply.type('image/png');
     return new StreamableFile(png);
   }
@@ -113,7 +113,7 @@ export class AccountController {
   @ApiOkResponse({ type: RecoveryCodesDto })
   @ApiConflictResponse({ description: 'the second factor is already on, or its setup was not started' })
   async confirm(@Req() request: FastifyRequest, @Body() body: TotpCodeDto): Promise<RecoveryCodesDto> {
-    return { recovery_codes: await this.totp.confirm(currentUser(request), body.code) };
+    return { recovery_codes: await this.totp.confirm(currentUser<User>(request), body.code) };
   }
 
   /** Turns the second factor off (secret and recovery codes cleared). */

@@ -14,9 +14,9 @@ import {
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { ROLES } from '@monitor/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RequireAccess } from '../auth/access.decorator';
-import { OkDto } from '../auth/dto/auth.dto';
-import { currentPrincipal } from '../auth/principal';
+import { RequireAccess } from '../core/http/access.decorator';
+import { OkDto } from '../core/http/ok.dto';
+import { currentPrincipal } from '../core/http/principal';
 import { setSessionCookie } from '../auth/session-cookie';
 import { SessionService } from '../auth/session.service';
 import { CreateUserDto, ResetPasswordDto, UpdateUserDto, UserAccountDto, UserListDto } from './dto/users.dto';

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { Body, Controller, Get, Module, Post } from '@nestjs/common';
 import { IsInt, IsString, Max, Min } from 'class-validator';
-import { RequireAccess } from '../../src/auth/access.decorator';
+import { RequireAccess } from '../../src/core/http/access.decorator';
 import { GENERIC_SERVER_ERROR } from '../../src/core/http/error-response';
 import { startTestApp, TestApp } from './support/test-app';
 

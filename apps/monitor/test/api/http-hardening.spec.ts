@@ -1,6 +1,6 @@
 import { Controller, Get, Module } from '@nestjs/common';
 import { generate } from 'otplib';
-import { RequireAccess } from '../../src/auth/access.decorator';
+import { RequireAccess } from '../../src/core/http/access.decorator';
 import { MAX_JSON_DEPTH } from '../../src/core/http/json-body';
 import { ADMIN, call, Headers, setupAdmin } from './support/http';
 import { httpRequest, rawRequest } from './support/raw-http';

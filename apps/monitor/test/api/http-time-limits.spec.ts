@@ -1,6 +1,6 @@
 import * as net from 'node:net';
 import { Controller, Get, Module } from '@nestjs/common';
-import { RequireAccess } from '../../src/auth/access.decorator';
+import { RequireAccess } from '../../src/core/http/access.decorator';
 import { HTTP_TIME_LIMITS } from '../../src/core/http/time-limits';
 import { Headers, setupAdmin } from './support/http';
 import { httpRequest, rawRequest } from './support/raw-http';

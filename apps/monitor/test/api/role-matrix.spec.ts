@@ -1,6 +1,6 @@
 import { DiscoveryModule } from '@nestjs/core';
 import { Controller, Get, Module } from '@nestjs/common';
-import { Access, PUBLIC_ROUTES } from '../../src/auth/access.decorator';
+import { Access, PUBLIC_ROUTES } from '../../src/core/http/access.decorator';
 import { accountWithRole, call, Headers, setupAdmin } from './support/http';
 import { discoverRoutes } from './support/routes';
 import { startTestApp, TestApp } from './support/test-app';

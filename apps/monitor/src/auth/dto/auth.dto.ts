@@ -20,10 +20,6 @@ export class SetupDto implements SetupRequest {
   @IsIn(['simple', 'advanced']) mode!: 'simple' | 'advanced';
 }
 
-export class OkDto {
-  ok!: true;
-}
-
 export class LoginResponseDto {
   /** Present when signed in. */
   ok?: true;

@@ -18,7 +18,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { UiSettingsDto } from '../../auth/dto/session-info.dto';
+import { UiSettingsDto } from './ui-settings.dto';
 import { MetricsTokenStatusDto } from '../../metrics/dto/metrics-token.dto';
 
 export class UiSettingsPatchDto {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { RequestMethod } from '@nestjs/common';
-import { Access, ACCESS_METADATA } from '../../../src/auth/access.decorator';
+import { Access, ACCESS_METADATA } from '../../../src/core/http/access.decorator';
 import { signToken } from '../../../src/auth/signed-token';
 import { InstallationSecretsService } from '../../../src/settings/installation-secrets.service';
 import { accountWithRole, apiKeyHeaders, call, Headers, setupAdmin } from './http';

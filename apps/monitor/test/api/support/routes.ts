@@ -1,7 +1,7 @@
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { RequestMethod } from '@nestjs/common';
-import { Access, ACCESS_METADATA } from '../../../src/auth/access.decorator';
+import { Access, ACCESS_METADATA } from '../../../src/core/http/access.decorator';
 import type { TestApp } from './test-app';
 
 export interface DiscoveredRoute {

@@ -21,14 +21,9 @@ import { importSecrets, importSettings } from '../settings/settings-rows.sql';
 import { importSites, siteIdsByName } from '../sites/site-rows.sql';
 import { importStatusPages, type StatusPageChange } from '../status-pages/status-page-rows.sql';
 import { importAccounts } from '../users/user-rows.sql';
-import {
-  BOOKKEEPING_PREFIX,
-  entryKey,
-  readIncident,
-  readRollupBlock,
-  refKey,
-  refLabel,
-} from './backup-format';
+import { BOOKKEEPING_PREFIX, entryKey, refKey, refLabel } from './backup-format';
+import { readIncident } from './backup-row-reader';
+import { readRollupBlock } from './rollup-blocks';
 import type { RestorePlan } from './restore-plan';
 
 /** What applyRestore reads of a checked plan: plain data, so it can be sent to a worker thread. */

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { databasePath } from '../core/database/database-path';
 import { openDatabase } from '../core/database/open-database';
-import type { SensorRow } from './backup-format';
+import type { SensorRow } from './backup-row-reader';
 import { replyTo, type RestoreJob } from './restore-job';
 
 const sensor = (name: string, site = ''): SensorRow => ({

@@ -7,7 +7,8 @@ import {
   type AnnouncementSeverity,
   type BackupRef,
 } from '@monitor/contracts';
-import { parseIsoTime, refKey, refLabel, RowReader } from './backup-format';
+import { parseIsoTime, refKey, refLabel } from './backup-format';
+import { RowReader } from './backup-row-reader';
 
 /** A status page as read from a document: checked, its sensors still references by name. */
 export interface StatusPageRow {

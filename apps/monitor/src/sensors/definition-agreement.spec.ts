@@ -1,6 +1,6 @@
 import { createProbeCatalogue } from '@monitor/probes';
 import { BadRequestException } from '@nestjs/common';
-import { readChannel, readSensor } from '../backup/backup-format';
+import { readChannel, readSensor } from '../backup/backup-row-reader';
 import { ChannelInputDto } from '../channels/dto/channel.dto';
 import { readChannels, readSensors } from '../core/config/config-sections';
 import { createValidationPipe } from '../core/http/validation';

@@ -182,9 +182,7 @@ describe('storage ownership lint rule', () => {
 /** Every file of apps/monitor/src whose name ends in `suffix`, relative to it. */
 function sourceFiles(suffix: string): string[] {
   const src = path.join(root, 'apps/monitor/src');
-  return (readdirSync(src, { recursive: true }) as string[])
-    .filter((file) => file.endsWith(suffix))
-    .sort();
+  return (readdirSync(src, { recursive: true }) as string[]).filter((file) => file.endsWith(suffix)).sort();
 }
 
 const INJECTABLE_CLASS = /@Injectable\(\)\s*export class \w+Repository\b/;
@@ -193,14 +191,18 @@ describe('storage file names', () => {
   it('a *.repository.ts file is an injectable repository class', () => {
     const files = sourceFiles('.repository.ts');
     expect(files.length).toBeGreaterThan(0);
-    const plain = files.filter((file) => !INJECTABLE_CLASS.test(readFileSync(path.join(root, 'apps/monitor/src', file), 'utf8')));
+    const plain = files.filter(
+      (file) => !INJECTABLE_CLASS.test(readFileSync(path.join(root, 'apps/monitor/src', file), 'utf8')),
+    );
     expect(plain).toEqual([]);
   });
 
   it('a *.sql.ts file holds plain functions, no injectable class', () => {
     const files = sourceFiles('.sql.ts');
     expect(files.length).toBeGreaterThan(0);
-    const injectable = files.filter((file) => readFileSync(path.join(root, 'apps/monitor/src', file), 'utf8').includes('@Injectable'));
+    const injectable = files.filter((file) =>
+      readFileSync(path.join(root, 'apps/monitor/src', file), 'utf8').includes('@Injectable'),
+    );
     expect(injectable).toEqual([]);
   });
 });

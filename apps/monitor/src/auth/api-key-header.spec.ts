@@ -17,7 +17,13 @@ describe('presentedKey', () => {
 
   it('presents nothing without either header, or with another Authorization scheme', () => {
     expect(presentedKey({})).toEqual({ key: undefined, bearer: undefined });
-    expect(presentedKey({ authorization: 'Basic dXNlcjpwdw==' })).toEqual({ key: undefined, bearer: undefined });
-    expect(presentedKey({ authorization: 'Bearer two words' })).toEqual({ key: undefined, bearer: undefined });
+    expect(presentedKey({ authorization: 'Basic dXNlcjpwdw==' })).toEqual({
+      key: undefined,
+      bearer: undefined,
+    });
+    expect(presentedKey({ authorization: 'Bearer two words' })).toEqual({
+      key: undefined,
+      bearer: undefined,
+    });
   });
 });

@@ -19,7 +19,16 @@ import { exportSettings } from '../settings/settings-rows.sql';
 import { exportSites } from '../sites/site-rows.sql';
 import { exportStatusPages } from '../status-pages/status-page-rows.sql';
 import { exportAccounts } from '../users/user-rows.sql';
-import { DAY_MS, historyCutoffs, HOUR_MS, isBookkeepingSetting, isoOrNull, refOf, SCHEMA_VERSION, sequenceByName } from './backup-format';
+import {
+  DAY_MS,
+  historyCutoffs,
+  HOUR_MS,
+  isBookkeepingSetting,
+  isoOrNull,
+  refOf,
+  SCHEMA_VERSION,
+  sequenceByName,
+} from './backup-format';
 import { BlockEncoder } from './rollup-blocks';
 
 type Row = Record<string, unknown>;

@@ -1,4 +1,11 @@
-import { backupFileName, checkHeaderField, DAY_MS, historyCutoffs, safetyCopyName, SCHEMA_VERSION } from './backup-format';
+import {
+  backupFileName,
+  checkHeaderField,
+  DAY_MS,
+  historyCutoffs,
+  safetyCopyName,
+  SCHEMA_VERSION,
+} from './backup-format';
 
 describe('header', () => {
   it('accepts this build’s versions and refuses another format or newer versions', () => {

@@ -1,7 +1,26 @@
 import { STATUS_PAGE_LIMITS, type BackupRef, type BackupSite, type BackupTable } from '@monitor/contracts';
 import { InvalidInputError } from '@monitor/domain';
-import { checkHeaderField, entryKey, isBookkeepingSetting, isTable, refKey, refLabel, REQUIRED_HEADER, ROW_LIMITS } from './backup-format';
-import { type AccountRow, type ChannelRow, type IncidentRow, readAccount, readChannel, readIncident, readSensor, readSite, type SensorRow } from './backup-row-reader';
+import {
+  checkHeaderField,
+  entryKey,
+  isBookkeepingSetting,
+  isTable,
+  refKey,
+  refLabel,
+  REQUIRED_HEADER,
+  ROW_LIMITS,
+} from './backup-format';
+import {
+  type AccountRow,
+  type ChannelRow,
+  type IncidentRow,
+  readAccount,
+  readChannel,
+  readIncident,
+  readSensor,
+  readSite,
+  type SensorRow,
+} from './backup-row-reader';
 import { readRollupBlock } from './rollup-blocks';
 import type { ScanHandler } from './json-table-scanner';
 import { readStatusPage, type StatusPageRow } from './status-page-format';

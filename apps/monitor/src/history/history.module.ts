@@ -14,13 +14,7 @@ import { RollupMaintenance } from './rollup-maintenance.service';
 @Module({
   imports: [ClusterModule, SensorsStorageModule, IncidentsStorageModule, SettingsStorageModule],
   controllers: [HistoryController],
-  providers: [
-    HistoryRepository,
-    ResultWriter,
-    RollupMaintenance,
-    HistoryService,
-    HistoryStats,
-  ],
+  providers: [HistoryRepository, ResultWriter, RollupMaintenance, HistoryService, HistoryStats],
   exports: [HistoryRepository, ResultWriter, RollupMaintenance, HistoryStats, HistoryService],
 })
 export class HistoryModule {}

@@ -139,7 +139,11 @@ export class HistoryRepository {
   }
 
   /** The sensors' daily buckets in [from, to), per sensor keyed by the bucket's start. */
-  dailyBucketsOf(sensorIds: readonly number[], from: number, to: number): Promise<Map<number, Map<number, Bucket>>> {
+  dailyBucketsOf(
+    sensorIds: readonly number[],
+    from: number,
+    to: number,
+  ): Promise<Map<number, Map<number, Bucket>>> {
     return dailyBucketsOf(this.sql, sensorIds, from, to);
   }
 

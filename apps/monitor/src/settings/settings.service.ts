@@ -38,7 +38,9 @@ export class SettingsService {
   ) {}
 
   /** Everything but setup_host_allowed, which depends on the request (the controller adds it). */
-  async sessionInfo(principal: Principal<User> | undefined): Promise<Omit<SessionInfo, 'setup_host_allowed'>> {
+  async sessionInfo(
+    principal: Principal<User> | undefined,
+  ): Promise<Omit<SessionInfo, 'setup_host_allowed'>> {
     const setupNeeded = (await this.users.count()) === 0;
     // The metrics token reads /metrics and nothing else: here it is nobody.
     if (!principal || principal.kind === 'metrics_token')

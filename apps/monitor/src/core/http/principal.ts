@@ -18,9 +18,7 @@ export interface Account {
  * metrics token, which holds no role and reads only the routes that accept it (GET /metrics).
  */
 export type Principal<A extends Account = Account> =
-  | { kind: 'user'; user: A }
-  | { kind: 'api_key' }
-  | { kind: 'metrics_token' };
+  { kind: 'user'; user: A } | { kind: 'api_key' } | { kind: 'metrics_token' };
 
 const RANK: Record<Role, number> = { viewer: 1, operator: 2, admin: 3 };
 

@@ -117,7 +117,7 @@ const CASES = {
     ].join('\n'),
   },
   driverInPlainFile: {
-    file: 'sites/site-rows.ts',
+    file: 'backup/api-key-rows.ts',
     text: "import Database from 'better-sqlite3';\nexport const x = Database;\n",
   },
   entityRelation: {

@@ -1,6 +1,6 @@
 import { DAY_MS, HOUR_MS } from '@monitor/domain';
 import type { SqlExecutor } from '../core/database/sql-client';
-import type { StoredResult } from './result-writer.service';
+import type { StoredResult } from './stored-result';
 
 /*
  * The history tables' set-based writes in one SQL text for both backends: PostgreSQL's result

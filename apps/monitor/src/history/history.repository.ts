@@ -23,7 +23,7 @@ import {
   PORTABLE_RAW_AGGREGATES,
 } from './history-writes.repository';
 import { resultStats, type ResultStats } from './history-counts.repository';
-import type { StoredResult } from './result-writer.service';
+import type { StoredResult } from './stored-result';
 
 export interface ResultRow {
   ts: number;

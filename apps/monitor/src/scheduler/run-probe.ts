@@ -1,5 +1,5 @@
 import { type ProbeCatalogue, type ProbeOutcome, timeoutMs } from '@monitor/probes';
-import type { SensorDefinition } from './runtime-entry';
+import type { SensorDefinition } from '../sensors/sensor-definition';
 
 /** Runs one probe; it never outlives its time-out, whatever the probe does. */
 export async function runProbe(

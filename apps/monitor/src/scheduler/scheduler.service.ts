@@ -21,7 +21,7 @@ import { MaintenanceService } from '../maintenance/maintenance.service';
 import { SensorsRepository } from '../sensors/sensors.repository';
 import { graceOf, probeKey } from './probe-key';
 import { runProbe } from './run-probe';
-import type { SensorDefinition } from './runtime-entry';
+import type { SensorDefinition } from '../sensors/sensor-definition';
 import { SensorRuntimeService } from './sensor-runtime.service';
 
 const TICK_MS = 1000;

@@ -2,7 +2,8 @@ import { SPARKLINE_POINTS, type ProbeResult, type SparkPoint } from '@monitor/co
 import type { SensorState } from '@monitor/domain';
 import type { ProbeOutcome } from '@monitor/probes';
 import type { RecentRow } from '../history/history.repository';
-import type { RuntimeEntry, SensorDefinition } from './runtime-entry';
+import type { RuntimeEntry } from './runtime-entry';
+import type { SensorDefinition } from '../sensors/sensor-definition';
 
 export const SPARKLINE_LENGTH = SPARKLINE_POINTS;
 

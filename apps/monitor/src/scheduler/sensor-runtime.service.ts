@@ -17,7 +17,8 @@ import { ResultWriter } from '../history/result-writer.service';
 import { IncidentsRepository } from '../incidents/incidents.repository';
 import { SensorsRepository } from '../sensors/sensors.repository';
 import { MaintenanceService } from '../maintenance/maintenance.service';
-import type { RuntimeEntry, SensorDefinition } from './runtime-entry';
+import type { RuntimeEntry } from './runtime-entry';
+import type { SensorDefinition } from '../sensors/sensor-definition';
 import {
   entryOf,
   outcomeChar,

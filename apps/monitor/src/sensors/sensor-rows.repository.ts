@@ -1,4 +1,4 @@
-import type { SensorStatus } from './sensor.entity';
+import type { SensorStatus } from '@monitor/contracts';
 import type { SqlExecutor } from '../core/database/sql-client';
 import { storedBoolean } from '../core/database/stored-values';
 

@@ -14,7 +14,7 @@ import {
 import { sqliteHandle } from '../core/database/sqlite-handle';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { EventBus } from '../core/events/event-bus';
-import type { SensorDefinition } from '../scheduler/runtime-entry';
+import type { SensorDefinition } from './sensor-definition';
 import type { SensorRuntimeColumns } from './sensor-runtime-columns';
 import { RUNTIME_UPDATE, runtimeParams, writeRuntime, writeRuntimeBatch } from './sensor-runtime.repository';
 import { SensorEntity } from './sensor.entity';

@@ -12,7 +12,7 @@ import { HistoryService } from '../history/history.service';
 import { MaintenanceService } from '../maintenance/maintenance.service';
 import { runProbe } from '../scheduler/run-probe';
 import { SchedulerService } from '../scheduler/scheduler.service';
-import type { SensorDefinition } from '../scheduler/runtime-entry';
+import type { SensorDefinition } from './sensor-definition';
 import { resultView, SensorRuntimeService } from '../scheduler/sensor-runtime.service';
 import { SitesRepository } from '../sites/sites.repository';
 import { SitesService } from '../sites/sites.service';

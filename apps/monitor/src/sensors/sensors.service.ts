@@ -8,13 +8,13 @@ import type { MonitorConfig } from '../core/config/monitor-config';
 import { UnitOfWork, type SqlExecutor } from '../core/database/unit-of-work';
 import { EventBus } from '../core/events/event-bus';
 import type { SensorInputDto } from './dto/sensor.dto';
-import type { SensorDefinition } from './sensor-definition';
+import { toDefinition } from './sensor-definition';
 import { SensorReferences } from './sensor-references';
 import { SensorScheduling } from './sensor-scheduling';
-import { draftColumns, mergeDraft, SensorDraft } from './sensor-input';
+import { draftColumns, mergeDraft, type SensorDraft, storedDraft } from './sensor-input';
 import type { SensorEntity } from './sensor.entity';
 import { toSensorView } from './sensor.view';
-import { SensorsRepository, toDefinition } from './sensors.repository';
+import { SensorsRepository } from './sensors.repository';
 
 /** Sensor definitions: validation, storage, and keeping the scheduler in step with them. */
 @Injectable()
@@ -154,7 +154,9 @@ export class SensorsService {
       if (refusal?.kind === 'forbidden') throw new ForbiddenError(refusal.message);
       if (refusal) throw new InvalidInputError(refusal.message);
     }
-    return { ok: true, result: await this.scheduling.probeDraft(this.definitionOf(draft), !admin) };
+    // Probed once as a sensor of its own: no id, parent, site or channels, and enabled.
+    const definition = toDefinition({ ...draftColumns(draft, null), id: 0, enabled: true, parentId: null }, []);
+    return { ok: true, result: await this.scheduling.probeDraft(definition, !admin) };
   }
 
   /**
@@ -202,22 +204,7 @@ export class SensorsService {
   }
 
   private async draftOf(sensor: SensorEntity, channelIds: number[]): Promise<SensorDraft> {
-    const site = await this.references.siteName(sensor.siteId);
-    return {
-      name: sensor.name,
-      type: sensor.type,
-      target: sensor.target,
-      interval: sensor.interval,
-      retries: sensor.retries,
-      reminder_every: sensor.reminderEvery,
-      group: sensor.group,
-      tags: sensor.tags,
-      site,
-      enabled: sensor.enabled,
-      options: sensor.options,
-      channels: channelIds,
-      parent_id: sensor.parentId,
-    };
+    return storedDraft(sensor, channelIds, await this.references.siteName(sensor.siteId));
   }
 
   /** Resolves names and references (site, channels, parent) to stored columns, or refuses with 400. */
@@ -240,23 +227,5 @@ export class SensorsService {
       if (cursor === id) throw new InvalidInputError('parent_id: a sensor cannot be its own ancestor');
       cursor = parents.get(cursor);
     }
-  }
-
-  private definitionOf(draft: SensorDraft): SensorDefinition {
-    return {
-      id: 0,
-      name: draft.name,
-      type: draft.type as SensorDefinition['type'],
-      target: draft.target,
-      interval: draft.interval,
-      retries: draft.retries,
-      reminderEvery: draft.reminder_every,
-      group: draft.group,
-      tags: draft.tags,
-      enabled: true,
-      options: draft.options,
-      parentId: null,
-      channelIds: [],
-    };
   }
 }

@@ -24,7 +24,13 @@ export type SensorDraft = Omit<SensorFieldValues, 'type' | 'channels'> & {
 /** A fresh copy of the definition's defaults for every new draft. */
 const draftDefaults = (): Omit<SensorDraft, 'name' | 'type' | 'target'> => {
   const { parent, ...defaults } = SENSOR_DEFAULTS;
-  return { ...defaults, tags: [...defaults.tags], options: { ...defaults.options }, channels: [], parent_id: parent };
+  return {
+    ...defaults,
+    tags: [...defaults.tags],
+    options: { ...defaults.options },
+    channels: [],
+    parent_id: parent,
+  };
 };
 
 /** A stored sensor as a draft, so a PUT merges into it (its site resolved to a name, "" for none). */

@@ -79,7 +79,13 @@ export class SensorsService {
     });
     await this.scheduling.reconcile(saved.id, toDefinition(saved, draft.channels));
     this.events.emit('sensor', { id: saved.id, action: 'created' });
-    const view = toSensorView(saved, draft.channels, draft.site, this.scheduling.live(saved.id), this.catalogue);
+    const view = toSensorView(
+      saved,
+      draft.channels,
+      draft.site,
+      this.scheduling.live(saved.id),
+      this.catalogue,
+    );
     // The one answer that shows a push token in clear; later ones mask it (rotate to see a new one).
     if (saved.type === 'push') view.options = { ...view.options, token: saved.options.token };
     return view;
@@ -155,7 +161,10 @@ export class SensorsService {
       if (refusal) throw new InvalidInputError(refusal.message);
     }
     // Probed once as a sensor of its own: no id, parent, site or channels, and enabled.
-    const definition = toDefinition({ ...draftColumns(draft, null), id: 0, enabled: true, parentId: null }, []);
+    const definition = toDefinition(
+      { ...draftColumns(draft, null), id: 0, enabled: true, parentId: null },
+      [],
+    );
     return { ok: true, result: await this.scheduling.probeDraft(definition, !admin) };
   }
 

@@ -3,7 +3,10 @@
  * (state, rules, event, context) → {state, effects}. The caller writes the new state and the
  * incident changes first, then performs alerts and events. No I/O, no clock: times come in events.
  */
-export type SensorStatus = 'up' | 'down' | 'warn' | 'unknown' | 'paused';
+import type { SensorStatus } from '@monitor/contracts';
+
+/** Declared once, in the API's contracts: the state machine, the entity and the API share it. */
+export type { SensorStatus };
 
 export interface OpenIncident {
   /** Null until the caller has stored it. */

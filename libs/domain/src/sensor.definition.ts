@@ -36,6 +36,29 @@ export const SENSOR_GROUP = textRule(200);
 export const SENSOR_SITE = textRule(200);
 export const SENSOR_TAGS = stringListRule(100);
 
+/**
+ * The sensor's fields, by the name they have in the API and in a file, with the value a checked
+ * sensor holds: the one list. The configuration file's declaration, the API's draft and the
+ * backup's record are this with a few fields changed (see their declarations); SENSOR_FIELDS
+ * below gives each field its rule and must name exactly these.
+ */
+export interface SensorFieldValues {
+  name: string;
+  type: SensorType;
+  target: string;
+  interval: number;
+  retries: number;
+  reminder_every: number;
+  group: string;
+  tags: string[];
+  /** The site's name; "" for none. */
+  site: string;
+  enabled: boolean;
+  options: Record<string, unknown>;
+  /** Ids in the API, names in a file, references in a backup. */
+  channels: unknown[];
+}
+
 /** Every field a reader checks the same way, by the name it has in the API and in a file. */
 export const SENSOR_FIELDS = {
   name: SENSOR_NAME,
@@ -51,9 +74,9 @@ export const SENSOR_FIELDS = {
   options: objectRule,
   /** Ids in the API, names in a file, references in a backup: each reader checks the entries. */
   channels: listRule,
-} as const satisfies Record<string, FieldRule>;
+} as const satisfies Record<keyof SensorFieldValues, FieldRule>;
 
-export type SensorField = keyof typeof SENSOR_FIELDS;
+export type SensorField = keyof SensorFieldValues;
 
 /** The value of every field that has one when it is not given. */
 export const SENSOR_DEFAULTS = {

@@ -13,7 +13,7 @@ import { HistoryRepository } from '../history/history.repository';
 import { RollupMaintenance } from '../history/rollup-maintenance.service';
 import { IncidentsRepository } from '../incidents/incidents.repository';
 import { SchedulerService } from '../scheduler/scheduler.service';
-import { mergeDraft } from '../sensors/sensor-input';
+import { draftColumns, mergeDraft } from '../sensors/sensor-input';
 import {
   deleteSampleSensors,
   insertSampleSensor,
@@ -122,18 +122,11 @@ export class ExamplesService {
       const id = await insertSampleSensor(
         tx,
         {
-          name: draft.name,
-          type: draft.type,
-          target: draft.target,
-          interval: draft.interval,
+          ...draftColumns(draft, siteId),
           retries: SAMPLE_RETRIES,
           reminderEvery: 0,
-          group: draft.group,
-          tags: draft.tags,
-          siteId,
           parentId: null,
           enabled: runs,
-          options: draft.options,
           message: last?.message ?? '',
           lastCheckedAt: last?.ts ?? null,
           latencyMs: last?.latencyMs ?? null,

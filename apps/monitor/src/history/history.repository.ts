@@ -27,7 +27,7 @@ import {
   type BucketRow,
   type ResultStats,
 } from './history.sql';
-import type { StoredResult } from './result-writer.service';
+import type { StoredResult } from './stored-result';
 
 export interface ResultRow {
   ts: number;

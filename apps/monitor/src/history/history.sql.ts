@@ -3,7 +3,7 @@ import type { HistoryTier } from '@monitor/contracts';
 import { DAY_MS, HOUR_MS, type Bucket } from '@monitor/domain';
 import type { SqlExecutor } from '../core/database/sql-client';
 import { insertRows } from '../core/database/stored-values';
-import type { StoredResult } from './result-writer.service';
+import type { StoredResult } from './stored-result';
 
 /*
  * The SQL text of `probe_results`, `rollup_hourly` and `rollup_daily`, one text for both backends

@@ -10,15 +10,7 @@ import type { SensorRuntimeColumns } from '../sensors/sensor-runtime-columns';
 import { SensorsRepository } from '../sensors/sensors.repository';
 import { HistoryRepository } from './history.repository';
 import { RuntimeColumnsThrottle } from './runtime-columns-throttle';
-
-export interface StoredResult {
-  sensorId: number;
-  ts: number;
-  success: boolean;
-  statusCode: number | null;
-  latencyMs: number | null;
-  message: string;
-}
+import type { StoredResult } from './stored-result';
 
 /**
  * Longest a result waits in memory before its transaction starts (group commit: the results that

@@ -1,5 +1,5 @@
 import { intOption } from '@monitor/probes';
-import type { SensorDefinition } from './runtime-entry';
+import type { SensorDefinition } from '../sensors/sensor-definition';
 
 /** Fields whose change restarts a sensor's loop; others (name, group…) apply in place. */
 export const probeKey = (d: SensorDefinition): string =>

@@ -1,24 +1,6 @@
-import type { ProbeResult, SensorType, SparkPoint } from '@monitor/contracts';
+import type { ProbeResult, SparkPoint } from '@monitor/contracts';
 import type { SensorState } from '@monitor/domain';
-
-/** What the runtime needs to know of a sensor's stored definition. */
-export interface SensorDefinition {
-  id: number;
-  name: string;
-  type: SensorType;
-  target: string;
-  interval: number;
-  retries: number;
-  reminderEvery: number;
-  group: string;
-  tags: string[];
-  /** The sensor's site, for labels (GET /metrics); absent on drafts. */
-  siteId?: number | null;
-  enabled: boolean;
-  options: Record<string, unknown>;
-  parentId: number | null;
-  channelIds: number[];
-}
+import type { SensorDefinition } from '../sensors/sensor-definition';
 
 /** One sensor's live state: its definition, the state machine's state and what it last saw. */
 export interface RuntimeEntry {

@@ -8,7 +8,8 @@ import type { ProcessMetrics } from '../core/metrics/process-metrics';
 import type { RollupMaintenance } from '../history/rollup-maintenance.service';
 import type { MaintenanceService } from '../maintenance/maintenance.service';
 import type { SensorsRepository } from '../sensors/sensors.repository';
-import type { RuntimeEntry, SensorDefinition } from './runtime-entry';
+import type { RuntimeEntry } from './runtime-entry';
+import type { SensorDefinition } from '../sensors/sensor-definition';
 import { SchedulerService } from './scheduler.service';
 import type { SensorRuntimeService } from './sensor-runtime.service';
 

@@ -5,9 +5,11 @@ import { ClusterModule } from '../cluster/cluster.module';
 import { HistoryModule } from '../history/history.module';
 import { IncidentsStorageModule } from '../incidents/incidents-storage.module';
 import { MaintenanceModule } from '../maintenance/maintenance.module';
+import { SensorScheduling } from '../sensors/sensor-scheduling';
 import { SensorsStorageModule } from '../sensors/sensors-storage.module';
 import { SchedulerService } from './scheduler.service';
 import { SensorRuntimeService } from './sensor-runtime.service';
+import { SchedulerSensorScheduling } from './sensor-scheduling.adapter';
 import { StateChangeWriter } from './state-change-writer';
 
 /** The probes, the live sensor state and the loops that drive them. */
@@ -25,7 +27,8 @@ import { StateChangeWriter } from './state-change-writer';
     StateChangeWriter,
     SensorRuntimeService,
     SchedulerService,
+    { provide: SensorScheduling, useClass: SchedulerSensorScheduling },
   ],
-  exports: [ProbeCatalogue, SensorRuntimeService, SchedulerService],
+  exports: [ProbeCatalogue, SensorRuntimeService, SchedulerService, SensorScheduling],
 })
 export class SchedulerModule {}

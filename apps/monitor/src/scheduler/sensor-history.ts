@@ -1,8 +1,8 @@
-import { SPARKLINE_POINTS, type ProbeResult, type SparkPoint } from '@monitor/contracts';
+import { SPARKLINE_POINTS, type SparkPoint } from '@monitor/contracts';
 import type { SensorState } from '@monitor/domain';
-import type { ProbeOutcome } from '@monitor/probes';
-import type { RecentRow } from '../history/history.repository';
-import type { RuntimeEntry, SensorDefinition } from './runtime-entry';
+import type { HistoryRepository, RecentRow, SensorHistory } from '../history/history.repository';
+import type { RuntimeEntry } from './runtime-entry';
+import type { SensorDefinition } from '../sensors/sensor-definition';
 
 export const SPARKLINE_LENGTH = SPARKLINE_POINTS;
 
@@ -18,27 +18,6 @@ export const toSparkPoint = (row: RecentRow): SparkPoint => ({
 export const outcomeChar = (success: boolean): string => (success ? '1' : '0');
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-export function outcomeColumns(outcome: ProbeOutcome) {
-  return {
-    success: outcome.success,
-    statusCode: outcome.statusCode ?? null,
-    latencyMs: outcome.latencyMs === null ? null : Math.round(outcome.latencyMs * 10) / 10,
-    message: outcome.message,
-  };
-}
-
-/** A probe outcome as the API shows a stored result. */
-export function resultView(ts: number, outcome: ProbeOutcome): ProbeResult {
-  const columns = outcomeColumns(outcome);
-  return {
-    ts: iso(ts),
-    success: columns.success,
-    status_code: columns.statusCode,
-    message: columns.message,
-    latency_ms: columns.latencyMs,
-  };
-}
 
 export function entryOf(definition: SensorDefinition, state: SensorState, recent: RecentRow[]): RuntimeEntry {
   const newest = recent[0];
@@ -76,4 +55,28 @@ export function parentsFirst(definitions: SensorDefinition[]): SensorDefinition[
     return parent ? 1 + depth(parent, seen) : 0;
   };
   return [...definitions].sort((a, b) => depth(a) - depth(b));
+}
+
+/** Concurrent history reads while rebuilding (the pool has ten connections; others keep some). */
+const HISTORY_READERS = 6;
+
+/**
+ * Every sensor's stored history, read a few sensors at a time: on PostgreSQL each read is a few
+ * round trips, so one after the other made a start with 1,000 sensors take over a second.
+ */
+export async function storedHistories(
+  history: Pick<HistoryRepository, 'sensorHistory'>,
+  definitions: SensorDefinition[],
+  lastResolved: ReadonlyMap<number, number>,
+): Promise<Map<number, SensorHistory>> {
+  const histories = new Map<number, SensorHistory>();
+  let next = 0;
+  const reader = async (): Promise<void> => {
+    while (next < definitions.length) {
+      const { id } = definitions[next++];
+      histories.set(id, await history.sensorHistory(id, lastResolved.get(id) ?? null));
+    }
+  };
+  await Promise.all(Array.from({ length: HISTORY_READERS }, reader));
+  return histories;
 }

@@ -12,28 +12,18 @@ import { Clock } from '../core/clock/clock';
 import { EventBus } from '../core/events/event-bus';
 import { APP_LOGGER } from '../core/logging/logging.tokens';
 import type { AppLogger } from '../core/logging/logger';
-import { HistoryRepository, type SensorHistory } from '../history/history.repository';
+import { HistoryRepository } from '../history/history.repository';
 import { ResultWriter } from '../history/result-writer.service';
 import { IncidentsRepository } from '../incidents/incidents.repository';
 import { SensorsRepository } from '../sensors/sensors.repository';
 import { MaintenanceService } from '../maintenance/maintenance.service';
-import type { RuntimeEntry, SensorDefinition } from './runtime-entry';
-import {
-  entryOf,
-  outcomeChar,
-  outcomeColumns,
-  parentsFirst,
-  resultView,
-  SPARKLINE_LENGTH,
-} from './sensor-history';
-
-export { resultView };
+import type { RuntimeEntry } from './runtime-entry';
+import type { SensorDefinition } from '../sensors/sensor-definition';
 import { OrderedAnnouncements } from './ordered-announcements';
+import { outcomeColumns, resultView } from './run-probe';
+import { entryOf, outcomeChar, parentsFirst, SPARKLINE_LENGTH, storedHistories } from './sensor-history';
 import { SensorLocks } from './sensor-locks';
 import { StateChangeWriter, type WrittenChange } from './state-change-writer';
-
-/** Concurrent history reads while rebuilding (the pool has ten connections; others keep some). */
-const HISTORY_READERS = 6;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -115,7 +105,7 @@ export class SensorRuntimeService {
     const lastResolved = await this.incidents.lastResolved();
     const lastAlerts = new Map((await this.sensors.alertTimes()).map((r) => [r.id, r.last_alert_at]));
     const now = this.clock.now();
-    const histories = await this.storedHistories(definitions, lastResolved);
+    const histories = await storedHistories(this.history, definitions, lastResolved);
     let reconstructed = 0;
     for (const definition of parentsFirst(definitions)) {
       const resolvedAt = lastResolved.get(definition.id) ?? null;
@@ -156,26 +146,6 @@ export class SensorRuntimeService {
     if (reconstructed > 0)
       this.logger.info({ reconstructed }, 'reconstructed outages that happened while stopped');
     return { reconstructed };
-  }
-
-  /**
-   * Every sensor's stored history, read a few sensors at a time: on PostgreSQL each read is a few
-   * round trips, so one after the other made a start with 1,000 sensors take over a second.
-   */
-  private async storedHistories(
-    definitions: SensorDefinition[],
-    lastResolved: ReadonlyMap<number, number>,
-  ): Promise<Map<number, SensorHistory>> {
-    const histories = new Map<number, SensorHistory>();
-    let next = 0;
-    const reader = async (): Promise<void> => {
-      while (next < definitions.length) {
-        const { id } = definitions[next++];
-        histories.set(id, await this.history.sensorHistory(id, lastResolved.get(id) ?? null));
-      }
-    };
-    await Promise.all(Array.from({ length: HISTORY_READERS }, reader));
-    return histories;
   }
 
   /** A sensor was created or changed: keep its state, take the new definition. */

@@ -4,40 +4,50 @@ import {
   normalizeTags,
   restoreSecrets,
   SENSOR_DEFAULTS,
+  type SensorFieldValues,
   targetRequired,
 } from '@monitor/domain';
 import { liftUrlCredentials, newPushToken, type ProbeCatalogue } from '@monitor/probes';
 import type { SensorInputDto } from './dto/sensor.dto';
+import type { SensorColumns } from './sensor-rows.sql';
 
-/** The writable fields of a sensor after defaults and partial-update rules are applied. */
-export interface SensorDraft {
-  name: string;
+/**
+ * The input DTO checked: every writable field present, after defaults and partial-update rules
+ * are applied (the type is checked against the probes of this build, not the type list).
+ */
+export type SensorDraft = Omit<SensorFieldValues, 'type' | 'channels'> & {
   type: string;
-  target: string;
-  interval: number;
-  retries: number;
-  reminder_every: number;
-  group: string;
-  tags: string[];
-  site: string;
-  enabled: boolean;
-  options: Record<string, unknown>;
   channels: number[];
   parent_id: number | null;
-}
+};
 
 /** A fresh copy of the definition's defaults for every new draft. */
-const draftDefaults = (): Omit<SensorDraft, 'name' | 'type' | 'target'> => ({
-  interval: SENSOR_DEFAULTS.interval,
-  retries: SENSOR_DEFAULTS.retries,
-  reminder_every: SENSOR_DEFAULTS.reminder_every,
-  group: SENSOR_DEFAULTS.group,
-  tags: [...SENSOR_DEFAULTS.tags],
-  site: SENSOR_DEFAULTS.site,
-  enabled: SENSOR_DEFAULTS.enabled,
-  options: { ...SENSOR_DEFAULTS.options },
-  channels: [],
-  parent_id: SENSOR_DEFAULTS.parent,
+const draftDefaults = (): Omit<SensorDraft, 'name' | 'type' | 'target'> => {
+  const { parent, ...defaults } = SENSOR_DEFAULTS;
+  return {
+    ...defaults,
+    tags: [...defaults.tags],
+    options: { ...defaults.options },
+    channels: [],
+    parent_id: parent,
+  };
+};
+
+/** A stored sensor as a draft, so a PUT merges into it (its site resolved to a name, "" for none). */
+export const storedDraft = (sensor: SensorColumns, channelIds: number[], site: string): SensorDraft => ({
+  name: sensor.name,
+  type: sensor.type,
+  target: sensor.target,
+  interval: sensor.interval,
+  retries: sensor.retries,
+  reminder_every: sensor.reminderEvery,
+  group: sensor.group,
+  tags: sensor.tags,
+  site,
+  enabled: sensor.enabled,
+  options: sensor.options,
+  channels: channelIds,
+  parent_id: sensor.parentId,
 });
 
 /**
@@ -125,7 +135,7 @@ export const LIFTED_CREDENTIALS_MESSAGE =
   'credentials moved from the target into options.basic_auth_user and options.basic_auth_password';
 
 /** The stored columns of a checked draft, once its site name is resolved to an id. */
-export const draftColumns = (draft: SensorDraft, siteId: number | null) => ({
+export const draftColumns = (draft: SensorDraft, siteId: number | null): SensorColumns => ({
   name: draft.name,
   type: draft.type,
   target: draft.target,

@@ -1,22 +1,14 @@
-import type { SensorStatus } from './sensor.entity';
+import type { SensorStatus } from '@monitor/contracts';
+import type { SensorFieldValues } from '@monitor/domain';
 import type { SqlExecutor } from '../core/database/sql-client';
 import { storedBoolean } from '../core/database/stored-values';
 
 /** A sensor's definition as backup and restore carry it (site and parent resolved by the caller). */
-export interface SensorRecord {
-  name: string;
+export type SensorRecord = Omit<SensorFieldValues, 'type' | 'site' | 'channels'> & {
   type: string;
-  target: string;
-  interval: number;
-  retries: number;
-  reminder_every: number;
-  group: string;
-  tags: string[];
-  enabled: boolean;
-  options: Record<string, unknown>;
   sort_order: number;
   sample: boolean;
-}
+};
 
 /** A stored sensor as a restore matches it: by name in id order; the file's own are kept. */
 export interface StoredSensorName {
@@ -40,22 +32,15 @@ const parseOr = <T>(text: string, fallback: T): T => {
   }
 };
 
-/** A row of the sensors table as both backends return it (booleans as 1/0 or true/false). */
-export interface SensorRow {
+/** A row of the sensors table as both backends return it (booleans as 1/0 or true/false, JSON as text). */
+export type SensorRow = Omit<SensorRecord, 'group' | 'tags' | 'enabled' | 'options' | 'sample'> & {
   id: number;
-  name: string;
-  type: string;
-  target: string;
-  interval: number;
-  retries: number;
-  reminder_every: number;
   group_name: string;
   tags: string;
   site_id: number | null;
   parent_id: number | null;
   enabled: unknown;
   options: string;
-  sort_order: number;
   sample: unknown;
   managed_by: string | null;
   status: SensorStatus;
@@ -67,7 +52,7 @@ export interface SensorRow {
   last_alert_at: number | null;
   created_at: number;
   updated_at: number;
-}
+};
 
 /** The columns backup and restore read. */
 type Row = Omit<
@@ -206,21 +191,16 @@ export async function setChannelLinks(tx: SqlExecutor, id: number, channelIds: n
     ]);
 }
 
-/** The definition columns of a sensor (a checked draft with its site resolved; see draftColumns). */
-export interface SensorColumns {
-  name: string;
+/**
+ * The definition columns of a sensor as the entity names them (a checked draft with its site
+ * resolved; see draftColumns): the fields of the list, site and channels aside, a few renamed.
+ */
+export type SensorColumns = Omit<SensorFieldValues, 'type' | 'reminder_every' | 'site' | 'channels'> & {
   type: string;
-  target: string;
-  interval: number;
-  retries: number;
   reminderEvery: number;
-  group: string;
-  tags: string[];
   siteId: number | null;
   parentId: number | null;
-  enabled: boolean;
-  options: Record<string, unknown>;
-}
+};
 
 /** A sample sensor with its invented last check (see the examples feature). */
 export interface SampleSensor extends SensorColumns {

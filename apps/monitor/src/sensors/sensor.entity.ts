@@ -1,7 +1,6 @@
+import type { SensorStatus } from '@monitor/contracts';
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { SiteEntity } from '../sites/site.entity';
-
-export type SensorStatus = 'up' | 'down' | 'warn' | 'unknown' | 'paused';
 
 @Entity('sensors')
 @Index('IDX_sensors_name', ['name'])

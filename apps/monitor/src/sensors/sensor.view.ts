@@ -1,7 +1,7 @@
 import type { Sensor, SensorType } from '@monitor/contracts';
 import type { ProbeCatalogue } from '@monitor/probes';
-import type { RuntimeEntry } from '../scheduler/runtime-entry';
 import { maskOptions } from './sensor-input';
+import type { LiveSensor } from './sensor-scheduling';
 import type { SensorEntity } from './sensor.entity';
 import { isoOrNull } from '../core/clock/iso';
 
@@ -10,7 +10,7 @@ export function toSensorView(
   sensor: SensorEntity,
   channelIds: number[],
   siteName: string,
-  runtime: RuntimeEntry | undefined,
+  runtime: LiveSensor | undefined,
   catalogue: ProbeCatalogue,
 ): Sensor {
   return {

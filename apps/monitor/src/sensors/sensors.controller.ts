@@ -38,6 +38,7 @@ import {
 } from './dto/sensor.dto';
 import { ProbeResultDto, SensorDto, SummaryDto, ValidateResultDto } from './dto/sensor-view.dto';
 import { PushTokenDto } from './dto/push-token.dto';
+import { SensorSummaryService } from './sensor-summary.service';
 import { SensorsService } from './sensors.service';
 
 @ApiTags('sensors')
@@ -45,6 +46,7 @@ import { SensorsService } from './sensors.service';
 export class SensorsController {
   constructor(
     private readonly sensors: SensorsService,
+    private readonly summaries: SensorSummaryService,
     private readonly incidents: IncidentsService,
     private readonly clock: Clock,
   ) {}
@@ -177,7 +179,7 @@ export class SensorsController {
   @RequireAccess('viewer')
   @ApiOkResponse({ type: SummaryDto })
   async summary(): Promise<SummaryDto> {
-    const [sensors, sites] = await Promise.all([this.sensors.summaryList(), this.sensors.sites()]);
+    const [sensors, sites] = await Promise.all([this.summaries.summaryList(), this.summaries.sites()]);
     return { sensors, sites, generated_at: new Date(this.clock.now()).toISOString() };
   }
 }

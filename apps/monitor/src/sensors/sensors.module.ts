@@ -5,6 +5,8 @@ import { IncidentsModule } from '../incidents/incidents.module';
 import { MaintenanceModule } from '../maintenance/maintenance.module';
 import { SchedulerModule } from '../scheduler/scheduler.module';
 import { SitesModule } from '../sites/sites.module';
+import { SensorReferences } from './sensor-references';
+import { SensorSummaryService } from './sensor-summary.service';
 import { SensorsStorageModule } from './sensors-storage.module';
 import { SensorsController } from './sensors.controller';
 import { SensorsService } from './sensors.service';
@@ -20,7 +22,7 @@ import { SensorsService } from './sensors.service';
     IncidentsModule,
   ],
   controllers: [SensorsController],
-  providers: [SensorsService],
+  providers: [SensorsService, SensorReferences, SensorSummaryService],
   exports: [SensorsService, SensorsStorageModule],
 })
 export class SensorsModule {}

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { SensorType } from '@monitor/contracts';
 import { InvalidInputError } from '@monitor/domain';
 import type Database from 'better-sqlite3';
 import { DataSource } from 'typeorm';
@@ -14,30 +13,13 @@ import {
 import { sqliteHandle } from '../core/database/sqlite-handle';
 import { UnitOfWork } from '../core/database/unit-of-work';
 import { EventBus } from '../core/events/event-bus';
-import type { SensorDefinition } from '../scheduler/runtime-entry';
+import { type SensorDefinition, toDefinition } from './sensor-definition';
 import type { SensorRuntimeColumns } from './sensor-runtime-columns';
 import { RUNTIME_UPDATE, runtimeParams, writeRuntime, writeRuntimeBatch } from './sensor-runtime.sql';
 import { SensorEntity } from './sensor.entity';
 import type { SensorColumns, SensorRow } from './sensor-rows.sql';
 
 export type { SensorColumns } from './sensor-rows.sql';
-
-export const toDefinition = (s: SensorEntity, channelIds: number[]): SensorDefinition => ({
-  id: s.id,
-  name: s.name,
-  type: s.type as SensorType,
-  target: s.target,
-  interval: s.interval,
-  retries: s.retries,
-  reminderEvery: s.reminderEvery,
-  group: s.group,
-  tags: s.tags,
-  siteId: s.siteId,
-  enabled: s.enabled,
-  options: s.options,
-  parentId: s.parentId,
-  channelIds,
-});
 
 const SELECT = `SELECT id, name, type, target, "interval", retries, reminder_every, group_name, tags, site_id,
   parent_id, enabled, options, sort_order, sample, managed_by, status, message, last_checked_at, latency_ms,

@@ -1,26 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ProbeResult, PushToken, Sensor, SensorStatus, Site, SummarySensor } from '@monitor/contracts';
+import type { ProbeResult, PushToken, Sensor, SensorStatus } from '@monitor/contracts';
 import { ConflictError, ForbiddenError, InvalidInputError, NotFoundError, pushUrl } from '@monitor/domain';
-import { newPushToken, ProbeCatalogue, restrictedDraftRefusal, withoutPeerText } from '@monitor/probes';
-import { ChannelsRepository } from '../channels/channels.repository';
+import { newPushToken, ProbeCatalogue, restrictedDraftRefusal } from '@monitor/probes';
 import { Clock } from '../core/clock/clock';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
 import { UnitOfWork, type SqlExecutor } from '../core/database/unit-of-work';
 import { EventBus } from '../core/events/event-bus';
-import { HistoryService } from '../history/history.service';
-import { MaintenanceService } from '../maintenance/maintenance.service';
-import { runProbe } from '../scheduler/run-probe';
-import { SchedulerService } from '../scheduler/scheduler.service';
-import type { SensorDefinition } from '../scheduler/runtime-entry';
-import { resultView, SensorRuntimeService } from '../scheduler/sensor-runtime.service';
-import { SitesRepository } from '../sites/sites.repository';
-import { SitesService } from '../sites/sites.service';
 import type { SensorInputDto } from './dto/sensor.dto';
-import { draftColumns, mergeDraft, SensorDraft } from './sensor-input';
+import { toDefinition } from './sensor-definition';
+import { SensorReferences } from './sensor-references';
+import { SensorScheduling } from './sensor-scheduling';
+import { draftColumns, mergeDraft, type SensorDraft, storedDraft } from './sensor-input';
 import type { SensorEntity } from './sensor.entity';
 import { toSensorView } from './sensor.view';
-import { SensorsRepository, toDefinition } from './sensors.repository';
+import { SensorsRepository } from './sensors.repository';
 
 /** Sensor definitions: validation, storage, and keeping the scheduler in step with them. */
 @Injectable()
@@ -28,42 +22,26 @@ export class SensorsService {
   constructor(
     private readonly unit: UnitOfWork,
     private readonly repository: SensorsRepository,
-    private readonly siteRows: SitesRepository,
-    private readonly channelRows: ChannelsRepository,
-    private readonly runtime: SensorRuntimeService,
-    private readonly scheduler: SchedulerService,
+    private readonly references: SensorReferences,
+    private readonly scheduling: SensorScheduling,
     private readonly catalogue: ProbeCatalogue,
     private readonly events: EventBus,
-    private readonly maintenance: MaintenanceService,
     private readonly clock: Clock,
-    private readonly siteList: SitesService,
-    private readonly history: HistoryService,
     @Inject(MONITOR_CONFIG) private readonly config: MonitorConfig,
   ) {}
 
   async list(): Promise<Sensor[]> {
     const { sensors, channels } = await this.repository.all();
-    const sites = await this.siteNames();
+    const sites = await this.references.siteNames();
     return sensors.map((s) =>
       toSensorView(
         s,
         channels.get(s.id) ?? [],
         s.siteId === null ? '' : (sites.get(s.siteId) ?? ''),
-        this.runtime.get(s.id),
+        this.scheduling.live(s.id),
         this.catalogue,
       ),
     );
-  }
-
-  /** The list with what the status page's list shows beside each sensor. */
-  async summaryList(): Promise<SummarySensor[]> {
-    const sensors = await this.list();
-    const uptime = await this.history.uptimeLastDay();
-    return sensors.map((sensor) => ({
-      ...sensor,
-      uptime_24h: uptime.get(sensor.id) ?? null,
-      recent: this.runtime.get(sensor.id)?.recent ?? '',
-    }));
   }
 
   /**
@@ -75,7 +53,7 @@ export class SensorsService {
     ids: Iterable<number>,
   ): { id: number; name: string; status: SensorStatus; enabled: boolean }[] {
     return [...new Set(ids)].flatMap((id) => {
-      const entry = this.runtime.get(id);
+      const entry = this.scheduling.live(id);
       if (!entry) return [];
       const { name, enabled } = entry.definition;
       return [{ id, name, status: entry.state.status, enabled }];
@@ -85,8 +63,8 @@ export class SensorsService {
   async get(id: number): Promise<Sensor> {
     const found = await this.repository.one(id);
     if (!found) throw new NotFoundError(`no sensor with id ${id}`);
-    const site = found.sensor.siteId === null ? null : await this.siteRows.nameOf(found.sensor.siteId);
-    return toSensorView(found.sensor, found.channelIds, site ?? '', this.runtime.get(id), this.catalogue);
+    const site = await this.references.siteName(found.sensor.siteId);
+    return toSensorView(found.sensor, found.channelIds, site, this.scheduling.live(id), this.catalogue);
   }
 
   async create(input: SensorInputDto): Promise<Sensor> {
@@ -99,9 +77,15 @@ export class SensorsService {
       await this.repository.replaceChannels(tx, sensor.id, draft.channels);
       return sensor;
     });
-    await this.scheduler.reconcile(saved.id, toDefinition(saved, draft.channels));
+    await this.scheduling.reconcile(saved.id, toDefinition(saved, draft.channels));
     this.events.emit('sensor', { id: saved.id, action: 'created' });
-    const view = toSensorView(saved, draft.channels, draft.site, this.runtime.get(saved.id), this.catalogue);
+    const view = toSensorView(
+      saved,
+      draft.channels,
+      draft.site,
+      this.scheduling.live(saved.id),
+      this.catalogue,
+    );
     // The one answer that shows a push token in clear; later ones mask it (rotate to see a new one).
     if (saved.type === 'push') view.options = { ...view.options, token: saved.options.token };
     return view;
@@ -124,8 +108,8 @@ export class SensorsService {
       await this.repository.update(tx, found.sensor, columns, this.clock.now());
       await this.repository.replaceChannels(tx, id, draft.channels);
     });
-    await this.scheduler.reconcile(id);
-    if (wasEnabled !== draft.enabled) await this.runtime.command(id, draft.enabled ? 'resume' : 'pause');
+    await this.scheduling.reconcile(id);
+    if (wasEnabled !== draft.enabled) await this.scheduling.command(id, draft.enabled ? 'resume' : 'pause');
     this.events.emit('sensor', { id, action: 'updated' });
     return this.get(id);
   }
@@ -137,8 +121,8 @@ export class SensorsService {
       throw new ConflictError(`sensor "${found.sensor.name}" is managed by the configuration file`);
     if (found.sensor.enabled !== enabled) {
       await this.repository.setEnabled(id, enabled, this.clock.now());
-      await this.scheduler.reconcile(id);
-      await this.runtime.command(id, enabled ? 'resume' : 'pause');
+      await this.scheduling.reconcile(id);
+      await this.scheduling.command(id, enabled ? 'resume' : 'pause');
       this.events.emit('sensor', { id, action: 'updated' });
     }
     return this.get(id);
@@ -150,8 +134,8 @@ export class SensorsService {
     if (found.sensor.managedBy)
       throw new ConflictError(`sensor "${found.sensor.name}" is managed by the configuration file`);
     await this.repository.delete(id);
-    await this.scheduler.reconcile(id);
-    await this.maintenance.reload();
+    await this.scheduling.reconcile(id);
+    await this.references.sensorDeleted();
     this.events.emit('sensor', { id, action: 'deleted' });
   }
 
@@ -176,9 +160,12 @@ export class SensorsService {
       if (refusal?.kind === 'forbidden') throw new ForbiddenError(refusal.message);
       if (refusal) throw new InvalidInputError(refusal.message);
     }
-    const started = this.clock.now();
-    const outcome = await runProbe(this.catalogue, this.definitionOf(draft), new AbortController(), !admin);
-    return { ok: true, result: resultView(started, admin ? outcome : withoutPeerText(outcome)) };
+    // Probed once as a sensor of its own: no id, parent, site or channels, and enabled.
+    const definition = toDefinition(
+      { ...draftColumns(draft, null), id: 0, enabled: true, parentId: null },
+      [],
+    );
+    return { ok: true, result: await this.scheduling.probeDraft(definition, !admin) };
   }
 
   /**
@@ -197,7 +184,7 @@ export class SensorsService {
       const columns = await this.columns({ ...draft, options: { ...draft.options, token } }, tx, id);
       await this.repository.update(tx, found.sensor, columns, this.clock.now());
     });
-    await this.scheduler.reconcile(id);
+    await this.scheduling.reconcile(id);
     this.events.emit('sensor', { id, action: 'updated' });
     const url = pushUrl(this.config.base_url, token);
     return url === undefined ? { token } : { token, url };
@@ -208,11 +195,7 @@ export class SensorsService {
     const found = await this.mustFind(id);
     if (found.sensor.type === 'push')
       throw new InvalidInputError('push sensors are not probed: their results arrive by push');
-    const entry = this.runtime.get(id);
-    if (!entry) throw new NotFoundError(`no sensor with id ${id}`);
-    const at = this.clock.now();
-    const outcome = await runProbe(this.catalogue, entry.definition, new AbortController());
-    const result = await this.runtime.recordManual(id, outcome, at);
+    const result = await this.scheduling.probeNow(id);
     if (!result) throw new NotFoundError(`no sensor with id ${id}`);
     return result;
   }
@@ -223,51 +206,20 @@ export class SensorsService {
     for (const id of unique) this.events.emit('sensor', { id, action: 'updated' });
   }
 
-  sites(): Promise<Site[]> {
-    return this.siteList.list();
-  }
-
   private async mustFind(id: number) {
     const found = await this.repository.one(id);
     if (!found) throw new NotFoundError(`no sensor with id ${id}`);
     return found;
   }
 
-  private siteNames(): Promise<Map<number, string>> {
-    return this.siteRows.names();
-  }
-
   private async draftOf(sensor: SensorEntity, channelIds: number[]): Promise<SensorDraft> {
-    const site = sensor.siteId === null ? null : await this.siteRows.nameOf(sensor.siteId);
-    return {
-      name: sensor.name,
-      type: sensor.type,
-      target: sensor.target,
-      interval: sensor.interval,
-      retries: sensor.retries,
-      reminder_every: sensor.reminderEvery,
-      group: sensor.group,
-      tags: sensor.tags,
-      site: site ?? '',
-      enabled: sensor.enabled,
-      options: sensor.options,
-      channels: channelIds,
-      parent_id: sensor.parentId,
-    };
+    return storedDraft(sensor, channelIds, await this.references.siteName(sensor.siteId));
   }
 
   /** Resolves names and references (site, channels, parent) to stored columns, or refuses with 400. */
   private async columns(draft: SensorDraft, tx: SqlExecutor, id: number | null) {
-    let siteId: number | null = null;
-    if (draft.site) {
-      siteId = await this.siteRows.idOf(tx, draft.site);
-      if (siteId === null) throw new InvalidInputError(`site "${draft.site}" does not exist`);
-    }
-    if (draft.channels.length > 0) {
-      const found = await this.channelRows.countExisting(tx, draft.channels);
-      if (found !== draft.channels.length)
-        throw new InvalidInputError('channels names a channel that does not exist');
-    }
+    const siteId = await this.references.siteId(tx, draft.site);
+    await this.references.checkChannels(tx, draft.channels);
     if (draft.parent_id !== null) await this.checkParent(tx, id, draft.parent_id);
     return draftColumns(draft, siteId);
   }
@@ -284,23 +236,5 @@ export class SensorsService {
       if (cursor === id) throw new InvalidInputError('parent_id: a sensor cannot be its own ancestor');
       cursor = parents.get(cursor);
     }
-  }
-
-  private definitionOf(draft: SensorDraft): SensorDefinition {
-    return {
-      id: 0,
-      name: draft.name,
-      type: draft.type as SensorDefinition['type'],
-      target: draft.target,
-      interval: draft.interval,
-      retries: draft.retries,
-      reminderEvery: draft.reminder_every,
-      group: draft.group,
-      tags: draft.tags,
-      enabled: true,
-      options: draft.options,
-      parentId: null,
-      channelIds: [],
-    };
   }
 }

@@ -1,4 +1,4 @@
-import type { ChannelType, SensorType } from '@monitor/domain';
+import type { ChannelType, SensorFieldValues } from '@monitor/domain';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -23,20 +23,8 @@ export interface ChannelDeclaration {
   body_template: string;
 }
 
-export interface SensorDeclaration {
-  name: string;
-  type: SensorType;
-  target: string;
-  interval: number;
-  retries: number;
-  reminder_every: number;
-  group: string;
-  tags: string[];
-  site: string;
-  enabled: boolean;
-  options: Record<string, unknown>;
-  channels: string[];
-}
+/** A sensor the file declares: its channels by name. */
+export type SensorDeclaration = Omit<SensorFieldValues, 'channels'> & { channels: string[] };
 
 export interface MaintenanceDeclaration {
   name: string;

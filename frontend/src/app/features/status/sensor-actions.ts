@@ -4,7 +4,7 @@ import type { Incident, ProbeResult, Sensor } from '@monitor/contracts';
 import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
 import { t } from '../../core/i18n/i18n';
-import { formatLatency } from '../sensor-detail/latency';
+import { formatLatency } from '../../shared/format/latency';
 import { StatusSensorsStore } from './status-sensors.store';
 
 export type Feedback = { kind: 'ok' | 'bad'; text: string } | undefined;

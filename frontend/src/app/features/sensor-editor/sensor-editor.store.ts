@@ -165,9 +165,7 @@ export class SensorEditorStore {
     try {
       const body = requestBody(this.draft());
       const id = this.id();
-      return id === undefined
-        ? await this.api.create(body)
-        : await this.api.update(id, body);
+      return id === undefined ? await this.api.create(body) : await this.api.update(id, body);
     } catch (failure: unknown) {
       this.failure.set(ApiCallError.from(failure).message);
       return undefined;

@@ -8,15 +8,16 @@ import {
   signal,
 } from '@angular/core';
 import { TranslocoPipe } from '@jsverse/transloco';
-import type { ChangePasswordRequest, OkResponse } from '@monitor/contracts';
+import type { ChangePasswordRequest } from '@monitor/contracts';
 
-import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
 import { t } from '../../core/i18n/i18n';
 import { SessionStore } from '../../core/session/session.store';
-import { focusAfterRender, passwordHint, passwordProblem } from '../../shared/forms/form-helpers';
+import { focusAfterRender, passwordProblem } from '../../shared/forms/form-helpers';
+import { NewPasswordFieldsComponent } from '../../shared/forms/new-password-fields.component';
 import { TextFieldComponent } from '../../shared/forms/text-field.component';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
+import { AccountApi } from './account.api';
 
 interface PasswordErrors {
   current?: string;
@@ -28,7 +29,7 @@ interface PasswordErrors {
 @Component({
   selector: 'app-password-form',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [TextFieldComponent, ErrorAlertComponent, TranslocoPipe],
+  imports: [TextFieldComponent, NewPasswordFieldsComponent, ErrorAlertComponent, TranslocoPipe],
   template: `
     <section class="panel" aria-labelledby="password-heading">
       <h2 id="password-heading">{{ 'account.password.heading' | transloco }}</h2>
@@ -44,22 +45,15 @@ interface PasswordErrors {
           [(value)]="current"
           [error]="errors().current"
         />
-        <app-text-field
+        <app-new-password-fields
           fieldId="password-new"
           [label]="'account.password.new' | transloco"
-          type="password"
-          autocomplete="new-password"
-          [hint]="passwordHint()"
-          [(value)]="next"
+          [(password)]="next"
           [error]="errors().next"
-        />
-        <app-text-field
-          fieldId="password-repeat"
-          [label]="'account.password.repeat' | transloco"
-          type="password"
-          autocomplete="new-password"
-          [(value)]="repeat"
-          [error]="errors().repeat"
+          repeatId="password-repeat"
+          [repeatLabel]="'account.password.repeat' | transloco"
+          [(repeat)]="repeat"
+          [repeatError]="errors().repeat"
         />
         @if (failure(); as message) {
           <app-error-alert
@@ -84,13 +78,12 @@ interface PasswordErrors {
   `,
 })
 export class PasswordFormComponent {
-  private readonly api = inject(ApiClient);
+  private readonly api = inject(AccountApi);
   private readonly session = inject(SessionStore);
   protected readonly username = computed(() => this.session.user()?.username ?? '');
   private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
   private readonly injector = inject(Injector);
 
-  protected readonly passwordHint = computed(() => passwordHint());
   protected readonly current = signal('');
   protected readonly next = signal('');
   protected readonly repeat = signal('');
@@ -123,7 +116,7 @@ export class PasswordFormComponent {
     this.busy.set(true);
     try {
       const body: ChangePasswordRequest = { current_password: this.current(), new_password: this.next() };
-      await this.session.renewing(this.api.put<OkResponse>('/api/password', body));
+      await this.session.renewing(this.api.changePassword(body));
       this.submitted.set(false);
       this.current.set('');
       this.next.set('');

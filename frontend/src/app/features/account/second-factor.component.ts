@@ -9,15 +9,16 @@ import {
   signal,
 } from '@angular/core';
 import { TranslocoPipe } from '@jsverse/transloco';
-import type { OkResponse, RecoveryCodesResponse, SessionUser, TotpStartResponse } from '@monitor/contracts';
+import type { SessionUser } from '@monitor/contracts';
 
-import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
 import { t } from '../../core/i18n/i18n';
 import { SessionStore } from '../../core/session/session.store';
 import { focusAfterRender } from '../../shared/forms/form-helpers';
+import { OneTimeCodeFieldComponent, typedCode } from '../../shared/forms/one-time-code-field.component';
 import { TextFieldComponent } from '../../shared/forms/text-field.component';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
+import { AccountApi, totpQrUrl } from './account.api';
 import { RecoveryCodesComponent } from './recovery-codes.component';
 
 type PasswordAction = 'disable' | 'recovery';
@@ -36,7 +37,13 @@ interface Enrolment {
 @Component({
   selector: 'app-second-factor',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [TextFieldComponent, ErrorAlertComponent, RecoveryCodesComponent, TranslocoPipe],
+  imports: [
+    TextFieldComponent,
+    OneTimeCodeFieldComponent,
+    ErrorAlertComponent,
+    RecoveryCodesComponent,
+    TranslocoPipe,
+  ],
   template: `
     <section class="panel" aria-labelledby="totp-heading" data-testid="second-factor">
       <h2 id="totp-heading">{{ 'account.totp.heading' | transloco }}</h2>
@@ -64,11 +71,10 @@ interface Enrolment {
           </li>
           <li>
             <form class="form" novalidate (submit)="confirm($event)" data-testid="totp-confirm-form">
-              <app-text-field
+              <app-one-time-code-field
                 fieldId="totp-code"
                 [label]="'account.totp.code' | transloco"
-                autocomplete="one-time-code"
-                inputmode="numeric"
+                [digitsOnly]="true"
                 [hint]="'account.totp.codeHint' | transloco"
                 [maxlength]="10"
                 [(value)]="code"
@@ -228,7 +234,7 @@ interface Enrolment {
   `,
 })
 export class SecondFactorComponent {
-  private readonly api = inject(ApiClient);
+  private readonly api = inject(AccountApi);
   private readonly session = inject(SessionStore);
   private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
   private readonly injector = inject(Injector);
@@ -260,8 +266,8 @@ export class SecondFactorComponent {
     this.reset();
     this.busy.set(true);
     try {
-      const started = await this.api.post<TotpStartResponse>('/api/me/totp/start');
-      this.enrolment.set({ secret: started.secret, qrSrc: `/api/me/totp/qr?t=${Date.now()}` });
+      const started = await this.api.startTotp();
+      this.enrolment.set({ secret: started.secret, qrSrc: totpQrUrl(Date.now()) });
       this.focus('#totp-code');
     } catch (failure: unknown) {
       this.failure.set(ApiCallError.from(failure).message);
@@ -273,7 +279,7 @@ export class SecondFactorComponent {
   protected async confirm(event: Event): Promise<void> {
     event.preventDefault();
     if (this.busy()) return;
-    const code = this.code().replace(/\s+/g, '');
+    const code = typedCode(this.code());
     this.failure.set(undefined);
     this.fieldError.set(/^\d{6}$/.test(code) ? undefined : 'account.totp.codeInvalid');
     if (this.fieldError()) {
@@ -282,7 +288,7 @@ export class SecondFactorComponent {
     }
     this.busy.set(true);
     try {
-      const answer = await this.api.post<RecoveryCodesResponse>('/api/me/totp/confirm', { code });
+      const answer = await this.api.confirmTotp(code);
       this.enrolment.set(undefined);
       this.codes.set(answer.recovery_codes);
       this.code.set('');
@@ -314,11 +320,11 @@ export class SecondFactorComponent {
     this.busy.set(true);
     try {
       if (action === 'disable') {
-        await this.api.post<OkResponse>('/api/me/totp/disable', { password });
+        await this.api.disableTotp(password);
         this.reset();
         this.status.set('isOff');
       } else {
-        const answer = await this.api.post<RecoveryCodesResponse>('/api/me/totp/recovery', { password });
+        const answer = await this.api.newRecoveryCodes(password);
         this.reset();
         this.codes.set(answer.recovery_codes);
       }

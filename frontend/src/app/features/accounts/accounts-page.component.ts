@@ -13,14 +13,11 @@ import { TranslocoPipe } from '@jsverse/transloco';
 import {
   ROLES,
   type CreateUserRequest,
-  type OkResponse,
   type Role,
   type UpdateUserRequest,
   type UserAccount,
-  type UserList,
 } from '@monitor/contracts';
 
-import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
 import { loadable } from '../../core/api/loadable';
 import { t } from '../../core/i18n/i18n';
@@ -28,9 +25,11 @@ import { around } from '../../core/i18n/emphasis';
 import { roleLabel } from '../../core/session/roles';
 import { SessionStore } from '../../core/session/session.store';
 import { focusAfterRender, inputValue, passwordHint, passwordProblem } from '../../shared/forms/form-helpers';
+import { NewPasswordFieldsComponent } from '../../shared/forms/new-password-fields.component';
 import { TextFieldComponent } from '../../shared/forms/text-field.component';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
+import { AccountsApi } from './accounts.api';
 
 /** The one row form open at a time: a new password, or the confirmation of a delete. */
 interface OpenRowForm {
@@ -53,18 +52,25 @@ interface CreateErrors {
 @Component({
   selector: 'app-accounts-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [DatePipe, TextFieldComponent, ErrorAlertComponent, LoadingIndicatorComponent, TranslocoPipe],
+  imports: [
+    DatePipe,
+    TextFieldComponent,
+    NewPasswordFieldsComponent,
+    ErrorAlertComponent,
+    LoadingIndicatorComponent,
+    TranslocoPipe,
+  ],
   templateUrl: './accounts-page.component.html',
   styleUrl: './accounts-page.component.css',
 })
 export class AccountsPageComponent {
-  private readonly api = inject(ApiClient);
+  private readonly api = inject(AccountsApi);
   private readonly session = inject(SessionStore);
   private readonly router = inject(Router);
   private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
   private readonly injector = inject(Injector);
 
-  protected readonly list = loadable(() => this.api.get<UserList>('/api/users'));
+  protected readonly list = loadable(() => this.api.list());
   protected readonly roles = computed<readonly Role[]>(() => this.list.value()?.roles ?? ROLES);
   protected readonly myId = computed(() => this.session.user()?.id);
   protected readonly roleLabel = roleLabel;
@@ -158,9 +164,7 @@ export class AccountsPageComponent {
       this.focus('#reset-password');
       return;
     }
-    const done = await this.change(user, () =>
-      this.api.post<OkResponse>(`/api/users/${user.id}/password`, { new_password: password }),
-    );
+    const done = await this.change(user, () => this.api.setPassword(user.id, password));
     if (done) {
       this.open.set(undefined);
       this.status.set({ key: 'accounts.status.passwordSet', params: { name: user.username } });
@@ -168,7 +172,7 @@ export class AccountsPageComponent {
   }
 
   protected async remove(user: UserAccount): Promise<void> {
-    const done = await this.change(user, () => this.api.delete<OkResponse>(`/api/users/${user.id}`));
+    const done = await this.change(user, () => this.api.remove(user.id));
     if (done) {
       this.open.set(undefined);
       this.status.set({ key: 'accounts.status.deleted', params: { name: user.username } });
@@ -191,7 +195,7 @@ export class AccountsPageComponent {
     this.creating.set(true);
     try {
       const body: CreateUserRequest = { username, password: this.newPassword(), role: this.newRole() };
-      const created = await this.api.post<UserAccount>('/api/users', body);
+      const created = await this.api.create(body);
       this.createSubmitted.set(false);
       this.newUsername.set('');
       this.newPassword.set('');
@@ -212,7 +216,7 @@ export class AccountsPageComponent {
   }
 
   private async update(user: UserAccount, body: UpdateUserRequest, success: Note): Promise<boolean> {
-    const done = await this.change(user, () => this.api.put<UserAccount>(`/api/users/${user.id}`, body));
+    const done = await this.change(user, () => this.api.update(user.id, body));
     if (done) {
       this.status.set(success);
       this.list.reload();

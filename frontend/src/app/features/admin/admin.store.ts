@@ -1,12 +1,11 @@
 import { DestroyRef, Injectable, computed, inject, signal } from '@angular/core';
 import type { DoctorReport, ExampleCounts } from '@monitor/contracts';
 
-import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
 import { SessionStore } from '../../core/session/session.store';
 import { t } from '../../core/i18n/i18n';
+import { AdminApi } from './admin.api';
 import type { RestoreResult } from './admin.models';
-import { loadSampleData } from './sample-data.api';
 
 /** What the last load or removal of the sample data did, with the counts the server sent. */
 interface SamplesOutcome {
@@ -20,7 +19,7 @@ interface SamplesOutcome {
  */
 @Injectable()
 export class AdminStore {
-  private readonly api = inject(ApiClient);
+  private readonly api = inject(AdminApi);
   private readonly session = inject(SessionStore);
   private destroyed = false;
 
@@ -67,7 +66,7 @@ export class AdminStore {
   async loadCounts(): Promise<void> {
     this.countsErrorState.set(undefined);
     try {
-      const counts = await this.api.get<ExampleCounts>('/api/examples');
+      const counts = await this.api.sampleCounts();
       if (!this.destroyed) this.countsState.set(counts);
     } catch (failure: unknown) {
       if (!this.destroyed) this.countsErrorState.set(ApiCallError.from(failure));
@@ -76,7 +75,7 @@ export class AdminStore {
 
   loadSamples(): Promise<void> {
     return this.samples(async () => {
-      const counts = await loadSampleData(this.api);
+      const counts = await this.api.loadSamples();
       this.countsState.set(counts);
       return { done: 'loaded', counts };
     });
@@ -84,7 +83,7 @@ export class AdminStore {
 
   removeSamples(): Promise<void> {
     return this.samples(async () => {
-      const went = await this.api.delete<ExampleCounts>('/api/examples');
+      const went = await this.api.removeSamples();
       await this.loadCounts();
       return { done: 'removed', counts: went };
     });
@@ -97,9 +96,7 @@ export class AdminStore {
     this.restoreErrorState.set(undefined);
     this.restoreResultState.set(undefined);
     try {
-      // A Blob body is sent byte for byte; its type becomes the Content-Type header.
-      const body = new Blob([file], { type: 'application/json' });
-      const result = await this.session.renewing(this.api.post<RestoreResult>('/api/restore', body));
+      const result = await this.session.renewing(this.api.restore(file));
       if (this.destroyed) return true;
       this.restoreResultState.set(result);
       this.samplesStatusState.set(undefined);
@@ -119,7 +116,7 @@ export class AdminStore {
     this.doctorBusyState.set(true);
     this.doctorErrorState.set(undefined);
     try {
-      const report = await this.api.post<DoctorReport>('/api/doctor');
+      const report = await this.api.runDoctor();
       if (!this.destroyed) this.reportState.set(report);
     } catch (failure: unknown) {
       if (!this.destroyed) this.doctorErrorState.set(ApiCallError.from(failure).message);

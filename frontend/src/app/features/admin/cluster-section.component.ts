@@ -1,12 +1,4 @@
-import {
-  ChangeDetectionStrategy,
-  Component,
-  ElementRef,
-  computed,
-  inject,
-  signal,
-  viewChild,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, signal, viewChild } from '@angular/core';
 import { DatePipe } from '@angular/common';
 import { TranslocoPipe } from '@jsverse/transloco';
 import type { ClusterInstance } from '@monitor/contracts';
@@ -14,6 +6,7 @@ import type { ClusterInstance } from '@monitor/contracts';
 import { formatNumber } from '../../core/i18n/format';
 import { t } from '../../core/i18n/i18n';
 import { formatTimeAgo } from '../../shared/format/relative-time';
+import { ConfirmDialogComponent } from '../../shared/ui/confirm-dialog.component';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { ClusterStore } from './cluster.store';
 
@@ -29,7 +22,7 @@ const stateOf = (instance: ClusterInstance): InstanceState => instance.gone ?? '
 @Component({
   selector: 'app-cluster-section',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [DatePipe, ErrorAlertComponent, TranslocoPipe],
+  imports: [ConfirmDialogComponent, DatePipe, ErrorAlertComponent, TranslocoPipe],
   providers: [ClusterStore],
   template: `
     @if (store.view(); as view) {
@@ -146,30 +139,24 @@ const stateOf = (instance: ClusterInstance): InstanceState => instance.gone ?? '
     }
     <p class="status-line" role="status" data-testid="cluster-status">{{ status() }}</p>
 
-    <dialog #dialog class="dialog" aria-labelledby="cluster-dialog-heading" (close)="closed()">
-      <h3 id="cluster-dialog-heading">
-        {{ 'admin.cluster.dialogHeading' | transloco: { name: asked() ?? '' } }}
-      </h3>
+    <app-confirm-dialog
+      headingId="cluster-dialog-heading"
+      [heading]="'admin.cluster.dialogHeading' | transloco: { name: asked() ?? '' }"
+      [confirmLabel]="'admin.cluster.remove' | transloco"
+      [danger]="true"
+      (closed)="closed($event)"
+    >
       <p>{{ 'admin.cluster.dialogText' | transloco }}</p>
-      <p class="buttons">
-        <button type="button" class="button button-primary button-danger" (click)="confirm()">
-          {{ 'admin.cluster.remove' | transloco }}
-        </button>
-        <button type="button" class="button" (click)="dialog.close()">
-          {{ 'common.actions.cancel' | transloco }}
-        </button>
-      </p>
-    </dialog>
+    </app-confirm-dialog>
   `,
   styleUrl: './cluster-section.component.css',
 })
 export class ClusterSectionComponent {
   protected readonly store = inject(ClusterStore);
-  private readonly dialogRef = viewChild.required<ElementRef<HTMLDialogElement>>('dialog');
+  private readonly dialog = viewChild.required(ConfirmDialogComponent);
 
   protected readonly symbol: Record<InstanceState, string> = { alive: '●', stopped: '■', dead: '✗' };
   protected readonly asked = signal<string | undefined>(undefined);
-  private confirmed = false;
 
   protected readonly deadInstances = computed(
     () => this.store.view()?.instances.filter((i) => i.gone === 'dead') ?? [],
@@ -204,21 +191,13 @@ export class ClusterSectionComponent {
 
   protected ask(name: string): void {
     this.asked.set(name);
-    this.confirmed = false;
-    this.dialogRef().nativeElement.showModal();
-  }
-
-  protected confirm(): void {
-    this.confirmed = true;
-    this.dialogRef().nativeElement.close();
+    this.dialog().open();
   }
 
   /** The dialog closed (confirmed, cancelled or Escape): remove if confirmed. */
-  protected closed(): void {
+  protected closed(confirmed: boolean): void {
     const name = this.asked();
-    const remove = this.confirmed && name !== undefined;
-    this.confirmed = false;
     this.asked.set(undefined);
-    if (remove) void this.store.remove(name);
+    if (confirmed && name !== undefined) void this.store.remove(name);
   }
 }

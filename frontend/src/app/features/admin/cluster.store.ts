@@ -1,9 +1,9 @@
 import { DestroyRef, Injectable, inject, signal } from '@angular/core';
 import type { ClusterView } from '@monitor/contracts';
 
-import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
 import { LiveEvents } from '../../core/live/live-events.service';
+import { AdminApi } from './admin.api';
 
 /** Sensor edits arrive in bursts (an import, sample data): the loads are read once it settles. */
 export const SENSOR_REFRESH_DEBOUNCE_MS = 1_000;
@@ -18,7 +18,7 @@ const CLOCK_TICK_MS = 5_000;
  */
 @Injectable()
 export class ClusterStore {
-  private readonly api = inject(ApiClient);
+  private readonly api = inject(AdminApi);
   private readonly live = inject(LiveEvents);
   private destroyed = false;
   private generation = 0;
@@ -64,7 +64,7 @@ export class ClusterStore {
     clearTimeout(this.sensorTimer);
     this.sensorTimer = undefined;
     const generation = ++this.generation;
-    this.api.get<ClusterView>('/api/cluster').then(
+    this.api.cluster().then(
       (view) => {
         if (this.destroyed || generation !== this.generation) return;
         this.nowState.set(Date.now());
@@ -90,7 +90,7 @@ export class ClusterStore {
     this.removeErrorState.set(undefined);
     this.removedState.set(undefined);
     try {
-      await this.api.delete<void>(`/api/cluster/instances/${encodeURIComponent(name)}`);
+      await this.api.removeInstance(name);
       if (this.destroyed) return;
       this.removedState.set(name);
       // Gone from the list at once; the read confirms it.

@@ -11,7 +11,7 @@ import { TranslocoPipe } from '@jsverse/transloco';
 
 import { formatNumber } from '../../core/i18n/format';
 import { t } from '../../core/i18n/i18n';
-
+import { ConfirmDialogComponent } from '../../shared/ui/confirm-dialog.component';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { AdminStore } from './admin.store';
 
@@ -23,7 +23,7 @@ import { AdminStore } from './admin.store';
 @Component({
   selector: 'app-restore-section',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [ErrorAlertComponent, TranslocoPipe],
+  imports: [ConfirmDialogComponent, ErrorAlertComponent, TranslocoPipe],
   template: `
     <div class="field">
       <label for="restore-file">{{ 'admin.restore.file' | transloco }}</label>
@@ -40,23 +40,18 @@ import { AdminStore } from './admin.store';
       <p class="hint" id="restore-hint">{{ 'admin.restore.fileHint' | transloco }}</p>
     </div>
 
-    <dialog #dialog class="dialog" aria-labelledby="restore-dialog-heading" (close)="closed()">
-      <h3 id="restore-dialog-heading">
-        {{ 'admin.restore.dialogHeading' | transloco: { file: file()?.name ?? '' } }}
-      </h3>
+    <app-confirm-dialog
+      headingId="restore-dialog-heading"
+      [heading]="'admin.restore.dialogHeading' | transloco: { file: file()?.name ?? '' }"
+      [confirmLabel]="'admin.restore.replace' | transloco"
+      [danger]="true"
+      (closed)="closed($event)"
+    >
       <p>
         <strong>{{ 'admin.restore.replaced' | transloco }}</strong>
         {{ 'admin.restore.copyFirst' | transloco }}
       </p>
-      <p class="buttons">
-        <button type="button" class="button button-primary button-danger" (click)="confirm()">
-          {{ 'admin.restore.replace' | transloco }}
-        </button>
-        <button type="button" class="button" (click)="dialog.close()">
-          {{ 'common.actions.cancel' | transloco }}
-        </button>
-      </p>
-    </dialog>
+    </app-confirm-dialog>
 
     <p class="status-line" role="status" data-testid="restore-status">{{ progress() }}</p>
     @if (store.restoreError(); as message) {
@@ -107,22 +102,6 @@ import { AdminStore } from './admin.store';
       grid-template-columns: minmax(0, 1fr);
       gap: 0.9rem;
     }
-    .dialog {
-      max-inline-size: min(32rem, calc(100vw - 2rem));
-      padding: 1.25rem;
-      border: 1px solid var(--border-strong);
-      border-radius: var(--radius);
-      background: var(--surface);
-      color: var(--text);
-    }
-    .dialog::backdrop {
-      background: rgb(0 0 0 / 0.45);
-    }
-    .dialog h3 {
-      margin: 0 0 0.5rem;
-      font-size: 1.1rem;
-      overflow-wrap: anywhere;
-    }
     .result {
       display: grid;
       gap: 0.6rem;
@@ -153,11 +132,10 @@ import { AdminStore } from './admin.store';
 })
 export class RestoreSectionComponent {
   protected readonly store = inject(AdminStore);
-  private readonly dialogRef = viewChild.required<ElementRef<HTMLDialogElement>>('dialog');
+  private readonly dialog = viewChild.required(ConfirmDialogComponent);
   private readonly fileInput = viewChild.required<ElementRef<HTMLInputElement>>('fileInput');
 
   protected readonly file = signal<File | undefined>(undefined);
-  private confirmed = false;
 
   protected readonly progress = computed(() => {
     if (this.store.restoreBusy()) return t('admin.restore.restoring');
@@ -175,20 +153,13 @@ export class RestoreSectionComponent {
     const file = (event.target as HTMLInputElement).files?.[0];
     if (!file) return;
     this.file.set(file);
-    this.confirmed = false;
-    this.dialogRef().nativeElement.showModal();
-  }
-
-  protected confirm(): void {
-    this.confirmed = true;
-    this.dialogRef().nativeElement.close();
+    this.dialog().open();
   }
 
   /** The dialog closed (confirmed, cancelled or Escape): restore if confirmed, and forget the file. */
-  protected closed(): void {
+  protected closed(confirmed: boolean): void {
     const file = this.file();
-    const restore = this.confirmed && file !== undefined;
-    this.confirmed = false;
+    const restore = confirmed && file !== undefined;
     this.file.set(undefined);
     // Choosing the same file again must fire another change event.
     this.fileInput().nativeElement.value = '';

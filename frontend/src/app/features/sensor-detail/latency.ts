@@ -1,6 +1,2 @@
-import { formatMs } from '../../core/i18n/format';
-
-/** A latency as people read it: whole milliseconds from 100 ms, else one decimal. */
-export function formatLatency(ms: number): string {
-  return formatMs(ms, ms >= 100 ? 0 : 1);
-}
+// Moved to shared/format (issue 27); this re-export keeps sensor-detail's imports until they point there.
+export { formatLatency } from '../../shared/format/latency';

@@ -8,11 +8,10 @@ import {
   signal,
 } from '@angular/core';
 import { TranslocoPipe } from '@jsverse/transloco';
-import type { PushToken } from '@monitor/contracts';
 
 import { ApiCallError } from '../../core/api/api-call-error';
-import { ApiClient } from '../../core/api/api-client.service';
 import { crontabLine, curlLine, pushUrl } from './push-lines';
+import { SensorEditorApi } from './sensor-editor.api';
 
 type Line = 'url' | 'curl' | 'crontab';
 
@@ -122,7 +121,7 @@ type Line = 'url' | 'curl' | 'crontab';
   `,
 })
 export class PushUrlComponent {
-  private readonly api = inject(ApiClient);
+  private readonly api = inject(SensorEditorApi);
 
   readonly sensorId = input.required<number>();
   readonly interval = input.required<number>();
@@ -161,7 +160,7 @@ export class PushUrlComponent {
     this.busy.set(true);
     this.failure.set(undefined);
     try {
-      const answer = await this.api.post<PushToken>(`/api/sensors/${this.sensorId()}/push-token`);
+      const answer = await this.api.rotatePushToken(this.sensorId());
       this.token.set(answer.token);
       this.serverUrl.set(answer.url);
       this.copied.set(undefined);

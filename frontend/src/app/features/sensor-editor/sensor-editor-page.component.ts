@@ -36,6 +36,17 @@ import { SensorOptionsComponent } from './sensor-options.component';
 type TextField =
   'name' | 'target' | 'interval' | 'retries' | 'reminderEvery' | 'group' | 'tags' | 'site' | 'parentId';
 
+/** A whole-number field of the sensor, with its bounds and default. */
+interface NumberField {
+  readonly field: 'interval' | 'retries' | 'reminderEvery';
+  /** The input's id; its hint's is `<id>-hint`. */
+  readonly id: string;
+  /** Catalogue keys; the hint takes `default`, `min` and `max`. */
+  readonly label: string;
+  readonly hint: string;
+  readonly rule: { readonly min: number; readonly max: number; readonly fallback: number };
+}
+
 /**
  * `/sensors/new` and `/sensors/:id/edit` (administrators): every field of a sensor, the options of
  * its type, a server-side check (optionally with one probe) before saving, and delete.
@@ -66,13 +77,34 @@ export class SensorEditorPageComponent {
 
   /** Bounds, defaults and lengths of the sensor definition the server checks against. */
   protected readonly limits = {
-    interval: SENSOR_INTERVAL,
-    retries: SENSOR_RETRIES,
-    reminder: SENSOR_REMINDER_EVERY,
     name: SENSOR_NAME.maxLength,
     target: SENSOR_TARGET.maxLength,
     group: SENSOR_GROUP.maxLength,
   } as const;
+  /** The interval, retries and reminder fields: drawn by one piece of the template, in this order. */
+  protected readonly numberFields: readonly NumberField[] = [
+    {
+      field: 'interval',
+      id: 'sensor-interval',
+      label: 'editor.field.interval.label',
+      hint: 'editor.field.interval.hint',
+      rule: SENSOR_INTERVAL,
+    },
+    {
+      field: 'retries',
+      id: 'sensor-retries',
+      label: 'editor.field.retries.label',
+      hint: 'editor.field.retries.hint',
+      rule: SENSOR_RETRIES,
+    },
+    {
+      field: 'reminderEvery',
+      id: 'sensor-reminder',
+      label: 'editor.field.reminder.label',
+      hint: 'editor.field.reminder.hint',
+      rule: SENSOR_REMINDER_EVERY,
+    },
+  ];
   protected readonly types = TYPE_INFO.filter((info) => SENSOR_TYPES.includes(info.type));
   protected readonly confirmingDelete = signal(false);
 

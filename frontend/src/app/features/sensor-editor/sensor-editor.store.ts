@@ -1,8 +1,8 @@
 import { Injectable, computed, inject, signal } from '@angular/core';
-import type { OkResponse, ProbeResult, Sensor, SensorType } from '@monitor/contracts';
+import type { ProbeResult, Sensor, SensorType } from '@monitor/contracts';
 
-import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
+import { SensorEditorApi } from './sensor-editor.api';
 import {
   type HeaderRow,
   type SensorDraft,
@@ -40,7 +40,7 @@ export type CheckOutcome =
  */
 @Injectable()
 export class SensorEditorStore {
-  private readonly api = inject(ApiClient);
+  private readonly api = inject(SensorEditorApi);
 
   /** The sensor being edited; undefined while creating. */
   readonly id = signal<number | undefined>(undefined);
@@ -74,7 +74,7 @@ export class SensorEditorStore {
     if (id === undefined) return;
     this.loading.set(true);
     try {
-      const sensor = await this.api.get<Sensor>(`/api/sensors/${id}`);
+      const sensor = await this.api.get(id);
       this.original.set(sensor);
       this.draft.set(draftFromSensor(sensor));
     } catch (failure: unknown) {
@@ -100,17 +100,17 @@ export class SensorEditorStore {
     await Promise.all([
       load(
         'sites',
-        () => this.api.get<{ sites: { name: string }[] }>('/api/sites'),
+        () => this.api.sites(),
         (answer) => this.sites.set(answer.sites.map((site) => site.name)),
       ),
       load(
         'channels',
-        () => this.api.get<ChannelChoice[]>('/api/channels'),
+        () => this.api.channels(),
         (list) => this.channels.set(list.map(({ id, name }) => ({ id, name }))),
       ),
       load(
         'sensors',
-        () => this.api.get<Sensor[]>('/api/sensors'),
+        () => this.api.sensors(),
         (list) => this.sensors.set(list.map(({ id, name }) => ({ id, name }))),
       ),
     ]);
@@ -148,10 +148,7 @@ export class SensorEditorStore {
     this.failure.set(undefined);
     try {
       const body = { ...requestBody(this.draft()), ...(probe ? { probe: true } : {}) };
-      const answer = await this.api.post<{ ok: boolean; result?: ProbeResult }>(
-        '/api/sensors/validate',
-        body,
-      );
+      const answer = await this.api.validate(body);
       this.check.set(answer.result ? { kind: 'probe', result: answer.result } : { kind: 'ok' });
     } catch (failure: unknown) {
       this.check.set({ kind: 'error', message: ApiCallError.from(failure).message });
@@ -168,9 +165,7 @@ export class SensorEditorStore {
     try {
       const body = requestBody(this.draft());
       const id = this.id();
-      return id === undefined
-        ? await this.api.post<Sensor>('/api/sensors', body)
-        : await this.api.put<Sensor>(`/api/sensors/${id}`, body);
+      return id === undefined ? await this.api.create(body) : await this.api.update(id, body);
     } catch (failure: unknown) {
       this.failure.set(ApiCallError.from(failure).message);
       return undefined;
@@ -185,7 +180,7 @@ export class SensorEditorStore {
     this.busy.set(true);
     this.failure.set(undefined);
     try {
-      await this.api.delete<OkResponse>(`/api/sensors/${id}`);
+      await this.api.remove(id);
       return true;
     } catch (failure: unknown) {
       this.failure.set(ApiCallError.from(failure).message);

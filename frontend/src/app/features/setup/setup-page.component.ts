@@ -9,16 +9,17 @@ import {
 } from '@angular/core';
 import { Router, RouterLink } from '@angular/router';
 import { TranslocoPipe } from '@jsverse/transloco';
-import type { OkResponse, SetupRequest } from '@monitor/contracts';
+import type { SetupRequest } from '@monitor/contracts';
 
-import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
 import { activeLanguage, t } from '../../core/i18n/i18n';
 import { DEFAULT_LANGUAGE } from '../../core/i18n/languages';
 import { SessionStore } from '../../core/session/session.store';
-import { focusAfterRender, passwordHint, passwordProblem } from '../../shared/forms/form-helpers';
+import { focusAfterRender, passwordProblem } from '../../shared/forms/form-helpers';
+import { NewPasswordFieldsComponent } from '../../shared/forms/new-password-fields.component';
 import { TextFieldComponent } from '../../shared/forms/text-field.component';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
+import { SetupApi } from './setup.api';
 
 type Mode = SetupRequest['mode'];
 
@@ -35,7 +36,7 @@ const MODES: readonly Mode[] = ['simple', 'advanced'];
 @Component({
   selector: 'app-setup-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [TextFieldComponent, ErrorAlertComponent, RouterLink, TranslocoPipe],
+  imports: [TextFieldComponent, NewPasswordFieldsComponent, ErrorAlertComponent, RouterLink, TranslocoPipe],
   template: `
     <section class="panel auth-card" aria-labelledby="setup-heading">
       <h1 id="setup-heading">{{ 'auth.setup.heading' | transloco }}</h1>
@@ -59,22 +60,15 @@ const MODES: readonly Mode[] = ['simple', 'advanced'];
           [(value)]="username"
           [error]="errors().username"
         />
-        <app-text-field
+        <app-new-password-fields
           fieldId="setup-password"
           [label]="'auth.password' | transloco"
-          type="password"
-          autocomplete="new-password"
-          [hint]="passwordHint()"
-          [(value)]="password"
+          [(password)]="password"
           [error]="errors().password"
-        />
-        <app-text-field
-          fieldId="setup-repeat"
-          [label]="'auth.setup.repeat' | transloco"
-          type="password"
-          autocomplete="new-password"
-          [(value)]="repeat"
-          [error]="errors().repeat"
+          repeatId="setup-repeat"
+          [repeatLabel]="'auth.setup.repeat' | transloco"
+          [(repeat)]="repeat"
+          [repeatError]="errors().repeat"
         />
 
         <fieldset class="field">
@@ -121,7 +115,7 @@ const MODES: readonly Mode[] = ['simple', 'advanced'];
   `,
 })
 export class SetupPageComponent {
-  private readonly api = inject(ApiClient);
+  private readonly api = inject(SetupApi);
   private readonly session = inject(SessionStore);
   private readonly router = inject(Router);
   private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
@@ -130,7 +124,6 @@ export class SetupPageComponent {
   protected readonly modes = MODES;
   /** False when this page's host may not run setup (the server refuses it: DNS rebinding). */
   protected readonly hostAllowed = computed(() => this.session.info()?.setup_host_allowed ?? true);
-  protected readonly passwordHint = passwordHint;
 
   protected readonly username = signal('');
   protected readonly password = signal('');
@@ -164,11 +157,11 @@ export class SetupPageComponent {
     this.busy.set(true);
     try {
       const body: SetupRequest = { username, password: this.password(), mode: this.mode() };
-      await this.api.post<OkResponse>('/api/setup', body);
+      await this.api.setup(body);
       // The first administrator keeps the language the setup page was shown in.
       const language = activeLanguage();
       if (language !== DEFAULT_LANGUAGE) {
-        await this.api.put('/api/settings', { ui: { language } }).catch(() => undefined);
+        await this.api.saveLanguage(language).catch(() => undefined);
       }
       await this.session.reload();
       await this.router.navigateByUrl('/');

@@ -10,16 +10,17 @@ import {
 } from '@angular/core';
 import { Router } from '@angular/router';
 import { TranslocoPipe } from '@jsverse/transloco';
-import type { LoginRequest, LoginResponse, OkResponse, TotpLoginRequest } from '@monitor/contracts';
+import type { LoginRequest, TotpLoginRequest } from '@monitor/contracts';
 
-import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
 import { t } from '../../core/i18n/i18n';
 import { safeNextUrl } from '../../core/session/next-url';
 import { SessionStore } from '../../core/session/session.store';
 import { focusAfterRender, messageWithRetry } from '../../shared/forms/form-helpers';
+import { OneTimeCodeFieldComponent, typedCode } from '../../shared/forms/one-time-code-field.component';
 import { TextFieldComponent } from '../../shared/forms/text-field.component';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
+import { SignInApi } from './sign-in.api';
 
 /** How long the server keeps a second-factor challenge. */
 const CHALLENGE_LIFETIME_MS = 2 * 60_000;
@@ -36,17 +37,16 @@ interface Challenge {
 @Component({
   selector: 'app-sign-in-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [TextFieldComponent, ErrorAlertComponent, TranslocoPipe],
+  imports: [TextFieldComponent, OneTimeCodeFieldComponent, ErrorAlertComponent, TranslocoPipe],
   template: `
     <section class="panel auth-card" aria-labelledby="sign-in-heading">
       @if (challenge()) {
         <h1 id="sign-in-heading">{{ 'auth.signIn.secondFactor' | transloco }}</h1>
         <p class="lead">{{ 'auth.signIn.codeLead' | transloco }}</p>
         <form class="form" novalidate (submit)="submitCode($event)" data-testid="sign-in-code-form">
-          <app-text-field
+          <app-one-time-code-field
             fieldId="sign-in-code"
             [label]="'auth.signIn.code' | transloco"
-            autocomplete="one-time-code"
             [hint]="'auth.signIn.codeHint' | transloco"
             [maxlength]="40"
             [(value)]="code"
@@ -113,7 +113,7 @@ interface Challenge {
   `,
 })
 export class SignInPageComponent {
-  private readonly api = inject(ApiClient);
+  private readonly api = inject(SignInApi);
   private readonly session = inject(SessionStore);
   private readonly router = inject(Router);
   private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
@@ -158,7 +158,7 @@ export class SignInPageComponent {
     this.busy.set(true);
     try {
       const body: LoginRequest = { username, password };
-      const answer = await this.api.post<LoginResponse>('/api/login', body);
+      const answer = await this.api.login(body);
       if ('totp_required' in answer) {
         this.challenge.set({ token: answer.challenge, receivedAt: Date.now() });
         this.code.set('');
@@ -179,7 +179,8 @@ export class SignInPageComponent {
     event.preventDefault();
     const challenge = this.challenge();
     if (this.busy() || !challenge) return;
-    const code = this.code().replace(/\s+/g, '').toUpperCase();
+    // Recovery codes are taken too, in either case.
+    const code = typedCode(this.code()).toUpperCase();
     this.codeSubmitted.set(true);
     this.failure.set(undefined);
     if (code === '') {
@@ -190,7 +191,7 @@ export class SignInPageComponent {
     this.busy.set(true);
     try {
       const body: TotpLoginRequest = { challenge: challenge.token, code };
-      await this.api.post<OkResponse>('/api/login/totp', body);
+      await this.api.loginWithCode(body);
       await this.signedIn();
     } catch (failure: unknown) {
       const error = ApiCallError.from(failure);

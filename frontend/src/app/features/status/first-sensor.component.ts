@@ -2,11 +2,10 @@ import { ChangeDetectionStrategy, Component, computed, inject, output, signal } 
 import { RouterLink } from '@angular/router';
 import { TranslocoPipe } from '@jsverse/transloco';
 
-import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
 import { SessionStore } from '../../core/session/session.store';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
-import { loadSampleData } from '../admin/sample-data.api';
+import { AdminApi } from '../admin/admin.api';
 
 /**
  * The status page without sensors: what a sensor is and, for administrators (the only role that may
@@ -77,7 +76,7 @@ import { loadSampleData } from '../admin/sample-data.api';
   `,
 })
 export class FirstSensorComponent {
-  private readonly api = inject(ApiClient);
+  private readonly adminApi = inject(AdminApi);
   private readonly session = inject(SessionStore);
 
   /** The sample data is in: the page reloads its sensors. */
@@ -92,7 +91,7 @@ export class FirstSensorComponent {
     this.busy.set(true);
     this.failure.set(undefined);
     try {
-      await loadSampleData(this.api);
+      await this.adminApi.loadSamples();
       this.loaded.emit();
     } catch (failure: unknown) {
       this.failure.set(ApiCallError.from(failure).message);

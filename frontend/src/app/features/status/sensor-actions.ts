@@ -1,11 +1,11 @@
 import { inject, signal } from '@angular/core';
-import type { Incident, ProbeResult, Sensor } from '@monitor/contracts';
+import type { Sensor } from '@monitor/contracts';
 
-import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
 import { t } from '../../core/i18n/i18n';
-import { formatLatency } from '../sensor-detail/latency';
+import { formatLatency } from '../../shared/format/latency';
 import { StatusSensorsStore } from './status-sensors.store';
+import { StatusApi } from './status.api';
 
 export type Feedback = { kind: 'ok' | 'bad'; text: string } | undefined;
 
@@ -15,7 +15,7 @@ export type Feedback = { kind: 'ok' | 'bad'; text: string } | undefined;
  * in an injection context (a component's field).
  */
 export class SensorActions {
-  private readonly api = inject(ApiClient);
+  private readonly api = inject(StatusApi);
   private readonly store = inject(StatusSensorsStore);
 
   readonly busy = signal(false);
@@ -25,9 +25,7 @@ export class SensorActions {
   constructor(private readonly sensor: () => Sensor) {}
 
   async runNow(): Promise<void> {
-    const result = await this.call(() =>
-      this.api.post<ProbeResult>(`/api/sensors/${this.sensor().id}/probe`),
-    );
+    const result = await this.call(() => this.api.runNow(this.sensor().id));
     if (!result) return;
     const outcome = result.success ? 'ok' : 'failed';
     this.feedback.set({
@@ -45,9 +43,7 @@ export class SensorActions {
 
   async toggle(): Promise<void> {
     const enabled = !this.sensor().enabled;
-    const sensor = await this.call(() =>
-      this.api.patch<Sensor>(`/api/sensors/${this.sensor().id}`, { enabled }),
-    );
+    const sensor = await this.call(() => this.api.setEnabled(this.sensor().id, enabled));
     if (!sensor) return;
     this.store.applySensor(sensor);
     this.feedback.set({ kind: 'ok', text: t(enabled ? 'status.card.resumed' : 'status.card.paused') });
@@ -55,10 +51,7 @@ export class SensorActions {
 
   /** True when acknowledged. */
   async acknowledge(note: string): Promise<boolean> {
-    const trimmed = note.trim();
-    const incident = await this.call(() =>
-      this.api.post<Incident>(`/api/sensors/${this.sensor().id}/ack`, trimmed ? { note: trimmed } : {}),
-    );
+    const incident = await this.call(() => this.api.acknowledge(this.sensor().id, note));
     if (!incident) return false;
     this.feedback.set({
       kind: 'ok',

@@ -3,7 +3,7 @@ import { ChangeDetectionStrategy, Component, ElementRef, computed, inject } from
 import { RouterLink } from '@angular/router';
 import { TranslocoPipe } from '@jsverse/transloco';
 import { t } from '../../core/i18n/i18n';
-import { formatLatency } from '../sensor-detail/latency';
+import { formatLatency } from '../../shared/format/latency';
 import { SensorMenuComponent } from './sensor-menu.component';
 import { SparklineComponent } from './sparkline.component';
 import { SensorItem } from './sensor-item';

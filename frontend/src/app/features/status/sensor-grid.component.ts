@@ -13,8 +13,6 @@ import {
   untracked,
   viewChild,
 } from '@angular/core';
-import { toSignal } from '@angular/core/rxjs-interop';
-import { ActivatedRoute, Router, type Params } from '@angular/router';
 import { TranslocoPipe } from '@jsverse/transloco';
 import type { SensorStatus } from '@monitor/contracts';
 
@@ -24,18 +22,14 @@ import { hasRole } from '../../core/session/roles';
 import { SessionStore } from '../../core/session/session.store';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { CARD_HEIGHT, SensorCardComponent } from './sensor-card.component';
-import {
-  SensorFiltersComponent,
-  type FilterKey,
-  type Filters,
-  type ListFilter,
-} from './sensor-filters.component';
+import { SensorFilterState } from './sensor-filter-state';
+import { SensorFiltersComponent, type FilterKey } from './sensor-filters.component';
 import { SensorListRowComponent } from './sensor-list-row.component';
 import { SensorWallComponent } from './sensor-wall.component';
 import { StatusPreferences } from './status-preferences';
 import { StatusSensorsStore, type SensorRow } from './status-sensors.store';
-import { boardLayout, ordered, visibleRows } from './status-view';
-import { SummaryBarComponent, type StatusCounts } from './summary-bar.component';
+import { boardLayout, visibleRows } from './status-view';
+import { SummaryBarComponent } from './summary-bar.component';
 import { ViewSwitchesComponent } from './view-switches.component';
 import { WindowScroll } from './window-scroll';
 
@@ -43,16 +37,6 @@ import { WindowScroll } from './window-scroll';
 const OVERSCAN = 3;
 /** How long a just-created sensor stays marked (ms). */
 const HIGHLIGHT_MS = 6_000;
-const FILTER_KEYS: readonly FilterKey[] = ['q', 'status', 'group', 'tag', 'site'];
-
-const sameRows = (a: readonly SensorRow[], b: readonly SensorRow[]): boolean =>
-  a.length === b.length && a.every((row, index) => row === b[index]);
-
-/** The order of localeCompare; one collator, as localeCompare would set one up for each comparison. */
-const collator = new Intl.Collator();
-
-const distinct = (values: Iterable<string>): string[] =>
-  [...new Set(values)].filter((value) => value !== '').sort(collator.compare);
 
 /**
  * The sensors in the account's density (cards, list or wall) and order (problems first or saved),
@@ -116,8 +100,6 @@ const distinct = (values: Iterable<string>): string[] =>
   `,
 })
 export class SensorGridComponent {
-  private readonly router = inject(Router);
-  private readonly route = inject(ActivatedRoute);
   private readonly session = inject(SessionStore);
   private readonly store = inject(StatusSensorsStore);
   private readonly injector = inject(Injector);
@@ -148,99 +130,13 @@ export class SensorGridComponent {
   protected readonly dropTarget = signal<number | undefined>(undefined);
   private dragged: number | undefined;
 
-  private readonly params = toSignal(this.route.queryParamMap, {
-    initialValue: this.route.snapshot.queryParamMap,
-  });
-  protected readonly filters = computed<Filters>(() => {
-    const params = this.params();
-    return {
-      q: params.get('q') ?? '',
-      status: params.get('status') ?? '',
-      group: params.get('group') ?? '',
-      tag: params.get('tag') ?? '',
-      site: params.get('site') ?? '',
-    };
-  });
-
-  /** The group, tag and site filters, each offering the values the sensors have. */
-  protected readonly listFilters = computed<ListFilter[]>(() => {
-    const sensors = this.standing((rows) => rows.map((row) => row.sensor()));
-    return [
-      {
-        key: 'group',
-        label: t('status.grid.group'),
-        all: t('status.grid.allGroups'),
-        options: distinct(sensors.map((s) => s.group)),
-      },
-      {
-        key: 'tag',
-        label: t('status.grid.tag'),
-        all: t('status.grid.allTags'),
-        options: distinct(sensors.flatMap((s) => s.tags)),
-      },
-      {
-        key: 'site',
-        label: t('status.grid.site'),
-        all: t('status.grid.allSites'),
-        options: distinct(sensors.map((s) => s.site)),
-      },
-    ];
-  });
-
-  /** The sensors matching every filter but the status one (the counts are of these). */
-  private readonly matching = computed(
-    () => {
-      const { q, group, tag, site } = this.filters();
-      const needle = q.trim().toLowerCase();
-      if (!group && !tag && !site && !needle) return this.rows();
-      return this.standing((rows) =>
-        rows.filter((row) => {
-          const s = row.sensor();
-          if (group && s.group !== group) return false;
-          if (tag && !s.tags.includes(tag)) return false;
-          if (site && s.site !== site) return false;
-          if (!needle) return true;
-          return (
-            s.name.toLowerCase().includes(needle) ||
-            s.target.toLowerCase().includes(needle) ||
-            s.group.toLowerCase().includes(needle) ||
-            s.tags.some((tag) => tag.toLowerCase().includes(needle))
-          );
-        }),
-      );
-    },
-    { equal: sameRows },
-  );
-
-  protected readonly counts = computed<StatusCounts>(() => {
-    const counts = { all: 0, up: 0, warn: 0, down: 0, paused: 0, unknown: 0 };
-    const matching = this.matching();
-    this.store.standingRevision();
-    untracked(() => {
-      for (const row of matching) {
-        counts.all++;
-        counts[row.sensor().status]++;
-      }
-    });
-    return counts;
-  });
-
   /** The wall always shows problems first: it is there to spot them. */
   private readonly order = computed(() => (this.density() === 'wall' ? 'problems' : this.prefs.order()));
-
-  protected readonly shown = computed(
-    () => {
-      const status = this.filters().status;
-      const matching = this.matching();
-      const order = this.order();
-      this.store.standingRevision();
-      return untracked(() => {
-        const filtered = status ? matching.filter((row) => row.sensor().status === status) : matching;
-        return ordered(filtered, order, (row) => row.sensor().status);
-      });
-    },
-    { equal: sameRows },
-  );
+  private readonly filterState = new SensorFilterState(() => this.rows(), this.order);
+  protected readonly filters = this.filterState.filters;
+  protected readonly listFilters = this.filterState.listFilters;
+  protected readonly counts = this.filterState.counts;
+  protected readonly shown = this.filterState.shown;
 
   protected readonly layout = computed(() => boardLayout(this.density(), this.window.width(), CARD_HEIGHT));
   private readonly rowCount = computed(() => Math.ceil(this.shown().length / this.layout().columns));
@@ -268,16 +164,6 @@ export class SensorGridComponent {
       rowHeight: pitch - this.layout().gap,
     };
   });
-
-  /**
-   * `pick` over the rows, worked out again when the list or a sensor's standing changes (see
-   * {@link StatusSensorsStore.standingRevision}) but not on every live result.
-   */
-  private standing<T>(pick: (rows: readonly SensorRow[]) => T): T {
-    const rows = this.rows();
-    this.store.standingRevision();
-    return untracked(() => pick(rows));
-  }
 
   constructor() {
     const destroyRef = inject(DestroyRef);
@@ -326,17 +212,7 @@ export class SensorGridComponent {
   }
 
   protected setFilter(key: FilterKey, value: string): void {
-    const queryParams: Params = {};
-    for (const name of FILTER_KEYS) {
-      const current = name === key ? value : this.filters()[name];
-      queryParams[name] = current === '' ? null : current;
-    }
-    void this.router.navigate([], {
-      relativeTo: this.route,
-      queryParams,
-      queryParamsHandling: 'merge',
-      replaceUrl: true,
-    });
+    this.filterState.set(key, value);
     if (this.window.offset() > 0) this.window.scrollTo(0);
   }
 

@@ -1,6 +1,6 @@
 import { Directive, computed, input, output } from '@angular/core';
 
-import { statusDisplay } from '../sensor-detail/sensor-status';
+import { statusDisplay } from '../../shared/format/sensor-status';
 import { SensorActions } from './sensor-actions';
 import type { SensorRow } from './status-sensors.store';
 

@@ -3,7 +3,7 @@ import { RouterLink } from '@angular/router';
 import { TranslocoPipe } from '@jsverse/transloco';
 
 import { formatPercent } from '../../core/i18n/format';
-import { formatLatency } from '../sensor-detail/latency';
+import { formatLatency } from '../../shared/format/latency';
 import { ResultBarComponent } from './result-bar.component';
 import { SensorItem } from './sensor-item';
 import { SensorMenuComponent } from './sensor-menu.component';

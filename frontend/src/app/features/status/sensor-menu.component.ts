@@ -10,6 +10,7 @@ import {
 import { Router } from '@angular/router';
 import { TranslocoPipe } from '@jsverse/transloco';
 
+import { ConfirmDialogComponent } from '../../shared/ui/confirm-dialog.component';
 import type { SensorItem } from './sensor-item';
 
 /**
@@ -20,7 +21,7 @@ import type { SensorItem } from './sensor-item';
 @Component({
   selector: 'app-sensor-menu',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [TranslocoPipe],
+  imports: [ConfirmDialogComponent, TranslocoPipe],
   host: { '(document:click)': 'outside($event)' },
   template: `
     @let s = item().sensor();
@@ -120,26 +121,23 @@ import type { SensorItem } from './sensor-item';
         }
       </div>
     }
-    <dialog #ack class="ack" [attr.aria-labelledby]="'ack-title-' + s.id" (close)="ackClosed()">
-      <form (submit)="$event.preventDefault(); acknowledge(note.value)">
-        <h2 class="ack-title" [id]="'ack-title-' + s.id">
-          {{ 'status.card.acknowledgeNamed' | transloco: { name: s.name } }}
-        </h2>
-        <label [for]="'ack-note-' + s.id">{{ 'status.card.noteLabel' | transloco: { name: s.name } }}</label>
-        <input #note class="input" [id]="'ack-note-' + s.id" maxlength="500" autocomplete="off" />
-        @if (item().actions.error(); as message) {
-          <p class="error" role="alert">{{ message }}</p>
-        }
-        <div class="buttons">
-          <button type="submit" class="button button-small button-primary" [disabled]="item().actions.busy()">
-            {{ 'status.card.acknowledge' | transloco }}
-          </button>
-          <button type="button" class="button button-small" (click)="ack.close()">
-            {{ 'common.actions.cancel' | transloco }}
-          </button>
-        </div>
-      </form>
-    </dialog>
+    <app-confirm-dialog
+      [headingId]="'ack-title-' + s.id"
+      [headingLevel]="2"
+      [heading]="'status.card.acknowledgeNamed' | transloco: { name: s.name }"
+      [confirmLabel]="'status.card.acknowledge' | transloco"
+      [busy]="item().actions.busy()"
+      [compact]="true"
+      [closeOnConfirm]="false"
+      (confirm)="acknowledge(note.value)"
+      (closed)="ackClosed()"
+    >
+      <label [for]="'ack-note-' + s.id">{{ 'status.card.noteLabel' | transloco: { name: s.name } }}</label>
+      <input #note class="input" [id]="'ack-note-' + s.id" maxlength="500" autocomplete="off" />
+      @if (item().actions.error(); as message) {
+        <p class="error" role="alert">{{ message }}</p>
+      }
+    </app-confirm-dialog>
   `,
   styles: `
     :host {
@@ -207,23 +205,6 @@ import type { SensorItem } from './sensor-item';
       color: var(--text-muted);
       cursor: default;
     }
-    .ack {
-      max-inline-size: min(28rem, calc(100vw - 2rem));
-      padding: 1rem 1.25rem;
-      border: 1px solid var(--border-strong);
-      border-radius: var(--radius);
-      background: var(--surface);
-      color: var(--text);
-    }
-    .ack form {
-      display: flex;
-      flex-direction: column;
-      gap: 0.5rem;
-    }
-    .ack-title {
-      margin: 0;
-      font-size: 1.05rem;
-    }
     .error {
       margin: 0;
       color: var(--danger);
@@ -240,7 +221,8 @@ export class SensorMenuComponent {
 
   protected readonly open = signal(false);
   private readonly trigger = viewChild.required<ElementRef<HTMLButtonElement>>('trigger');
-  protected readonly ack = viewChild.required<ElementRef<HTMLDialogElement>>('ack');
+  private readonly ack = viewChild.required(ConfirmDialogComponent);
+  private readonly note = viewChild.required<ElementRef<HTMLInputElement>>('note');
 
   protected readonly runNow = () => void this.item().actions.runNow();
   protected readonly toggle = () => void this.item().actions.toggle();
@@ -300,13 +282,12 @@ export class SensorMenuComponent {
   protected openAck(): void {
     this.close(false);
     this.item().actions.error.set(undefined);
-    const dialog = this.ack().nativeElement;
-    dialog.showModal();
-    dialog.querySelector<HTMLInputElement>('input')?.focus();
+    this.ack().open();
+    this.note().nativeElement.focus();
   }
 
   protected async acknowledge(note: string): Promise<void> {
-    if (await this.item().actions.acknowledge(note)) this.ack().nativeElement.close();
+    if (await this.item().actions.acknowledge(note)) this.ack().close(true);
   }
 
   protected ackClosed(): void {

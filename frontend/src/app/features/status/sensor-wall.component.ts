@@ -13,7 +13,7 @@ import { Router } from '@angular/router';
 import type { SummarySensor } from '@monitor/contracts';
 
 import { activeLanguage } from '../../core/i18n/i18n';
-import { statusDisplay } from '../sensor-detail/sensor-status';
+import { statusDisplay } from '../../shared/format/sensor-status';
 import { StatusSensorsStore, type SensorRow } from './status-sensors.store';
 import { TILE_SIZE } from './status-view';
 

@@ -1,9 +1,9 @@
 import { Injectable, computed, inject, signal } from '@angular/core';
 import type { Density, SensorOrder, UiSettings } from '@monitor/contracts';
 
-import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
 import { SessionStore } from '../../core/session/session.store';
+import { StatusApi } from './status.api';
 
 type Choice = Pick<UiSettings, 'density' | 'order'>;
 
@@ -14,7 +14,7 @@ type Choice = Pick<UiSettings, 'density' | 'order'>;
  */
 @Injectable()
 export class StatusPreferences {
-  private readonly api = inject(ApiClient);
+  private readonly api = inject(StatusApi);
   private readonly session = inject(SessionStore);
   private readonly chosen = signal<Partial<Choice>>({});
   private readonly failure = signal<string | undefined>(undefined);
@@ -40,7 +40,7 @@ export class StatusPreferences {
     this.chosen.set({ ...before, ...change });
     this.failure.set(undefined);
     try {
-      await this.api.put('/api/settings', { ui: change });
+      await this.api.saveView(change);
       // Other pages and the next visit read the session's `ui`.
       await this.session.reload().catch(() => undefined);
     } catch (failure: unknown) {

@@ -4,14 +4,13 @@ import {
   SPARKLINE_POINTS,
   type LiveEventPayloads,
   type Sensor,
-  type Summary,
   type SummarySensor,
 } from '@monitor/contracts';
 
-import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
 import { t } from '../../core/i18n/i18n';
 import { LiveEvents } from '../../core/live/live-events.service';
+import { StatusApi } from './status.api';
 
 /** How long a card stays marked after its status changed. */
 export const CHANGE_MARK_MS = 2_000;
@@ -53,7 +52,7 @@ const after = (a: string, b: string | null): boolean => b === null || Date.parse
  */
 @Injectable()
 export class StatusSensorsStore {
-  private readonly api = inject(ApiClient);
+  private readonly api = inject(StatusApi);
   private readonly live = inject(LiveEvents);
 
   private readonly list = signal<MutableRow[] | undefined>(undefined);
@@ -125,7 +124,7 @@ export class StatusSensorsStore {
     const recorded: ((replay: boolean) => void)[] = [];
     this.recorded = recorded;
     this.busy.set(true);
-    this.api.get<Summary>('/api/summary').then(
+    this.api.summary().then(
       (summary) => {
         if (generation !== this.generation) return;
         this.recorded = undefined;
@@ -169,7 +168,7 @@ export class StatusSensorsStore {
     this.list.set(rows);
     this.noteChange(true);
     try {
-      await this.api.put('/api/sensor-order', { ids });
+      await this.api.saveOrder(ids);
     } catch (failure) {
       this.refresh();
       throw ApiCallError.from(failure);

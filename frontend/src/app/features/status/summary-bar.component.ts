@@ -2,7 +2,7 @@ import { ChangeDetectionStrategy, Component, input, output } from '@angular/core
 import { TranslocoPipe } from '@jsverse/transloco';
 import type { SensorStatus } from '@monitor/contracts';
 
-import { statusDisplay } from '../sensor-detail/sensor-status';
+import { statusDisplay } from '../../shared/format/sensor-status';
 import { SUMMARY_STATES } from './status-view';
 
 export type StatusCounts = Readonly<Record<SensorStatus | 'all', number>>;

@@ -267,9 +267,7 @@ export class ChannelsPageComponent {
     try {
       const body = this.body(draft);
       const saved =
-        draft.id === undefined
-          ? await this.api.create(body)
-          : await this.api.update(draft.id, body);
+        draft.id === undefined ? await this.api.create(body) : await this.api.update(draft.id, body);
       this.change.set({ kind: 'saved', name: saved.name });
       this.startEditAfterSave(saved);
       this.list.reload();

@@ -1,11 +1,5 @@
 import { Injectable, inject } from '@angular/core';
-import type {
-  HistoryRange,
-  ProbeResult,
-  SeriesResponse,
-  Sensor,
-  UptimeResponse,
-} from '@monitor/contracts';
+import type { HistoryRange, ProbeResult, SeriesResponse, Sensor, UptimeResponse } from '@monitor/contracts';
 
 import { ApiClient } from '../../core/api/api-client.service';
 

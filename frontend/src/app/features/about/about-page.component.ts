@@ -1,13 +1,13 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { TranslocoPipe } from '@jsverse/transloco';
-import type { BuildChannel, VersionInfo } from '@monitor/contracts';
+import type { BuildChannel } from '@monitor/contracts';
 
-import { ApiClient } from '../../core/api/api-client.service';
 import { loadable } from '../../core/api/loadable';
 import { t } from '../../core/i18n/i18n';
 import { PRODUCT_NAME } from '../../core/title/page-title.strategy';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
+import { AboutApi } from './about.api';
 import { ServerHealthPanelComponent } from './server-health-panel.component';
 
 const CHANNELS: readonly BuildChannel[] = ['release', 'dev', 'local'];
@@ -100,10 +100,10 @@ const CHANNELS: readonly BuildChannel[] = ['release', 'dev', 'local'];
   `,
 })
 export class AboutPageComponent {
-  private readonly api = inject(ApiClient);
+  private readonly api = inject(AboutApi);
   protected readonly productName = PRODUCT_NAME;
 
-  protected readonly version = loadable(() => this.api.get<VersionInfo>('/api/version'));
+  protected readonly version = loadable(() => this.api.version());
 
   protected readonly channelHint = computed(() => {
     const channel = this.version.value()?.channel;

@@ -15,10 +15,8 @@ import {
   inject,
   signal,
 } from '@angular/core';
-import type { OkResponse } from '@monitor/contracts';
 import { TranslocoPipe } from '@jsverse/transloco';
 
-import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
 import { loadable } from '../../core/api/loadable';
 import { t } from '../../core/i18n/i18n';
@@ -33,6 +31,7 @@ import {
   type ChannelInput,
   type ChannelType,
 } from './channel.models';
+import { ChannelsApi } from './channels.api';
 
 /** The editor's state: which channel (none for a new one) and the values typed so far. */
 interface Draft {
@@ -98,7 +97,7 @@ function typeText(type: string, path: string, fallback: string): string {
   styleUrl: './channels-page.component.css',
 })
 export class ChannelsPageComponent {
-  private readonly api = inject(ApiClient);
+  private readonly api = inject(ChannelsApi);
   private readonly session = inject(SessionStore);
   private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
   private readonly injector = inject(Injector);
@@ -110,8 +109,8 @@ export class ChannelsPageComponent {
     title: CHANNEL_TITLE_TEMPLATE.maxLength,
     body: CHANNEL_BODY_TEMPLATE.maxLength,
   } as const;
-  protected readonly list = loadable(() => this.api.get<AlertChannel[]>('/api/channels'));
-  protected readonly types = loadable(() => this.api.get<ChannelType[]>('/api/channel-types'));
+  protected readonly list = loadable(() => this.api.list());
+  protected readonly types = loadable(() => this.api.types());
 
   /** The last change, shown in the status line; translated where shown so it follows the language. */
   protected readonly change = signal<{ kind: 'saved' | 'deleted'; name: string } | undefined>(undefined);
@@ -268,9 +267,7 @@ export class ChannelsPageComponent {
     try {
       const body = this.body(draft);
       const saved =
-        draft.id === undefined
-          ? await this.api.post<AlertChannel>('/api/channels', body)
-          : await this.api.put<AlertChannel>(`/api/channels/${draft.id}`, body);
+        draft.id === undefined ? await this.api.create(body) : await this.api.update(draft.id, body);
       this.change.set({ kind: 'saved', name: saved.name });
       this.startEditAfterSave(saved);
       this.list.reload();
@@ -290,8 +287,8 @@ export class ChannelsPageComponent {
     this.formFailure.set(undefined);
     this.busy.set(true);
     try {
-      if (draft.id === undefined) await this.api.post<OkResponse>('/api/channels/test', this.body(draft));
-      else await this.api.post<OkResponse>(`/api/channels/${draft.id}/test`);
+      if (draft.id === undefined) await this.api.testUnsaved(this.body(draft));
+      else await this.api.testSaved(draft.id);
       this.testResult.set({ ok: true });
     } catch (failure: unknown) {
       this.testResult.set({ ok: false, message: ApiCallError.from(failure).message });
@@ -317,7 +314,7 @@ export class ChannelsPageComponent {
     this.busy.set(true);
     this.failure.set(undefined);
     try {
-      await this.api.delete<OkResponse>(`/api/channels/${channel.id}`);
+      await this.api.remove(channel.id);
       this.confirmDeleteId.set(undefined);
       if (this.draft()?.id === channel.id) this.cancel();
       this.change.set({ kind: 'deleted', name: channel.name });

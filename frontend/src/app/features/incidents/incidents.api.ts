@@ -1,5 +1,5 @@
 import { Injectable, inject } from '@angular/core';
-import type { HistoryRange, Incident } from '@monitor/contracts';
+import type { HistoryRange, Incident, Sensor } from '@monitor/contracts';
 
 import { ApiClient } from '../../core/api/api-client.service';
 
@@ -43,6 +43,11 @@ export class IncidentsApi {
 
   unacknowledge(id: number): Promise<Incident> {
     return this.api.delete<Incident>(`/api/incidents/${id}/ack`);
+  }
+
+  /** The sensors the incidents page can filter by. */
+  sensors(): Promise<Sensor[]> {
+    return this.api.get<Sensor[]>('/api/sensors');
   }
 }
 

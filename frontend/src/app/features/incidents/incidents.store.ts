@@ -1,7 +1,6 @@
 import { DestroyRef, Injectable, inject, signal } from '@angular/core';
-import type { Incident, Sensor } from '@monitor/contracts';
+import type { Incident } from '@monitor/contracts';
 
-import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
 import { t } from '../../core/i18n/i18n';
 import { type IncidentQuery, IncidentsApi, replaceIncident } from './incidents.api';
@@ -19,8 +18,7 @@ export interface SensorChoice {
  */
 @Injectable()
 export class IncidentsStore {
-  private readonly api = inject(ApiClient);
-  private readonly incidentsApi = inject(IncidentsApi);
+  private readonly api = inject(IncidentsApi);
 
   private generation = 0;
   private destroyed = false;
@@ -56,7 +54,7 @@ export class IncidentsStore {
   async loadSensors(): Promise<void> {
     this.sensorError.set(undefined);
     try {
-      const sensors = await this.api.get<Sensor[]>('/api/sensors');
+      const sensors = await this.api.sensors();
       if (this.destroyed) return;
       this.sensorState.set(
         sensors
@@ -76,7 +74,7 @@ export class IncidentsStore {
     this.listLoading.set(true);
     this.listError.set(undefined);
     try {
-      const incidents = await this.incidentsApi.list(query);
+      const incidents = await this.api.list(query);
       if (!current()) return;
       this.listState.set(incidents);
     } catch (failure: unknown) {
@@ -94,14 +92,14 @@ export class IncidentsStore {
 
   acknowledge(request: AcknowledgeRequest): Promise<void> {
     return this.change(
-      () => this.incidentsApi.acknowledge(request.incident.id, request.note),
+      () => this.api.acknowledge(request.incident.id, request.note),
       (incident) => t('incidents.status.acknowledged', { id: incident.id, sensor: incident.sensor_name }),
     );
   }
 
   unacknowledge(incident: Incident): Promise<void> {
     return this.change(
-      () => this.incidentsApi.unacknowledge(incident.id),
+      () => this.api.unacknowledge(incident.id),
       (changed) => t('incidents.status.unacknowledged', { id: changed.id, sensor: changed.sensor_name }),
     );
   }

@@ -8,12 +8,12 @@ import type {
   UptimeResponse,
 } from '@monitor/contracts';
 
-import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
 import { t } from '../../core/i18n/i18n';
 import type { AcknowledgeRequest } from '../incidents/incident-table.component';
 import { IncidentsApi, replaceIncident } from '../incidents/incidents.api';
 import { Latest } from './latest';
+import { SensorDetailApi } from './sensor-detail.api';
 
 export const RECENT_RESULTS = 40;
 const SENSOR_INCIDENTS = 50;
@@ -24,7 +24,7 @@ const SENSOR_INCIDENTS = 50;
  */
 @Injectable()
 export class SensorDetailStore {
-  private readonly api = inject(ApiClient);
+  private readonly api = inject(SensorDetailApi);
   private readonly incidentsApi = inject(IncidentsApi);
 
   readonly sensor = new Latest<Sensor>();
@@ -65,7 +65,7 @@ export class SensorDetailStore {
     this.actionState.set(undefined);
     this.statusState.set('');
     this.probeState.set(undefined);
-    void this.sensor.run(() => this.api.get<Sensor>(`/api/sensors/${id}`), true);
+    void this.sensor.run(() => this.api.sensor(id), true);
     void this.loadResults(true);
     void this.loadIncidents(true);
   }
@@ -75,16 +75,15 @@ export class SensorDetailStore {
     this.range = range;
     const id = this.id;
     if (id === undefined) return;
-    const params = { range };
-    void this.series.run(() => this.api.get<SeriesResponse>(`/api/sensors/${id}/series`, { params }), clear);
-    void this.uptime.run(() => this.api.get<UptimeResponse>(`/api/sensors/${id}/uptime`, { params }), clear);
+    void this.series.run(() => this.api.series(id, range), clear);
+    void this.uptime.run(() => this.api.uptime(id, range), clear);
   }
 
   /** Reads everything again. */
   refresh(): void {
     const id = this.id;
     if (id === undefined) return;
-    void this.sensor.run(() => this.api.get<Sensor>(`/api/sensors/${id}`));
+    void this.sensor.run(() => this.api.sensor(id));
     void this.loadResults();
     void this.loadIncidents();
     this.showRange(this.range);
@@ -95,7 +94,7 @@ export class SensorDetailStore {
     const id = this.id;
     if (id === undefined) return;
     await this.act(async () => {
-      const result = await this.api.post<ProbeResult>(`/api/sensors/${id}/probe`);
+      const result = await this.api.runProbe(id);
       this.probeState.set(result);
       this.refresh();
       return t(result.success ? 'sensorDetail.status.probeSucceeded' : 'sensorDetail.status.probeFailed');
@@ -121,11 +120,7 @@ export class SensorDetailStore {
   private loadResults(clear = false): Promise<void> {
     const id = this.id;
     if (id === undefined) return Promise.resolve();
-    const params = { limit: RECENT_RESULTS };
-    return this.results.run(
-      () => this.api.get<ProbeResult[]>(`/api/sensors/${id}/results`, { params }),
-      clear,
-    );
+    return this.results.run(() => this.api.results(id, RECENT_RESULTS), clear);
   }
 
   private loadIncidents(clear = false): Promise<void> {

@@ -9,12 +9,12 @@ import {
   signal,
 } from '@angular/core';
 import { TranslocoPipe } from '@jsverse/transloco';
-import type { MetricsTokenResponse, MetricsTokenStatus } from '@monitor/contracts';
+import type { MetricsTokenStatus } from '@monitor/contracts';
 
-import { ApiClient } from '../../core/api/api-client.service';
 import { t } from '../../core/i18n/i18n';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { CredentialChange } from './credential-change';
+import { SettingsApi } from './settings.api';
 import { utcText } from './utc-time';
 
 /** A Prometheus scrape job for this dashboard's address, reading the token from a file. */
@@ -148,7 +148,7 @@ export function scrapeConfig(location: Pick<Location, 'protocol' | 'host'>): str
   `,
 })
 export class MetricsTokenPanelComponent {
-  private readonly api = inject(ApiClient);
+  private readonly api = inject(SettingsApi);
 
   /** What GET /api/settings says of the token. */
   readonly status = input<MetricsTokenStatus | undefined>();
@@ -175,7 +175,7 @@ export class MetricsTokenPanelComponent {
   protected async rotate(): Promise<void> {
     const replacing = this.current()?.set === true;
     await this.change.run(async () => {
-      const answer = await this.api.post<MetricsTokenResponse>('/api/metrics-token');
+      const answer = await this.api.rotateMetricsToken();
       this.shown.set(answer.metrics_token);
       this.current.set({ set: true, created_at: answer.created_at });
       return replacing ? 'settings.metricsToken.rotated' : 'settings.metricsToken.created';
@@ -184,7 +184,7 @@ export class MetricsTokenPanelComponent {
 
   protected async remove(): Promise<void> {
     await this.change.run(async () => {
-      await this.api.delete('/api/metrics-token');
+      await this.api.removeMetricsToken();
       this.shown.set(undefined);
       this.current.set({ set: false, created_at: null });
       return 'settings.metricsToken.removed';

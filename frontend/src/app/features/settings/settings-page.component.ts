@@ -1,17 +1,8 @@
 import { ChangeDetectionStrategy, Component, computed, inject, linkedSignal, signal } from '@angular/core';
 import { RouterLink } from '@angular/router';
 import { TranslocoPipe } from '@jsverse/transloco';
-import type {
-  ApiKeyResponse,
-  MaintenanceWindow,
-  OnOff,
-  Sensor,
-  SettingsResponse,
-  Theme,
-  UiSettings,
-} from '@monitor/contracts';
+import type { MaintenanceWindow, OnOff, Theme, UiSettings } from '@monitor/contracts';
 
-import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
 import { loadable } from '../../core/api/loadable';
 import { activeLanguage, t } from '../../core/i18n/i18n';
@@ -23,6 +14,7 @@ import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
 import { CredentialChange } from './credential-change';
 import { MetricsTokenPanelComponent } from './metrics-token-panel.component';
+import { SettingsApi } from './settings.api';
 import { ThemeApplier } from './theme';
 import { utcInputToIso, utcText } from './utc-time';
 
@@ -116,7 +108,7 @@ type UiChange = Partial<{ theme: Theme; borders: OnOff; live: OnOff; language: L
   `,
 })
 export class SettingsPageComponent {
-  private readonly api = inject(ApiClient);
+  private readonly api = inject(SettingsApi);
   private readonly session = inject(SessionStore);
   private readonly themeApplier = inject(ThemeApplier);
 
@@ -126,9 +118,9 @@ export class SettingsPageComponent {
   protected readonly isAdmin = computed(() => this.session.isAdmin());
   protected readonly isOperator = computed(() => hasRole(this.session.role(), 'operator'));
 
-  protected readonly settings = loadable(() => this.api.get<SettingsResponse>('/api/settings'));
-  protected readonly windows = loadable(() => this.api.get<MaintenanceWindow[]>('/api/maintenance'));
-  protected readonly sensors = loadable(() => this.api.get<Sensor[]>('/api/sensors'));
+  protected readonly settings = loadable(() => this.api.settings());
+  protected readonly windows = loadable(() => this.api.maintenanceWindows());
+  protected readonly sensors = loadable(() => this.api.sensors());
 
   protected readonly ui = linkedSignal<UiSettings | undefined>(() => this.settings.value()?.ui);
   protected readonly theme = computed(() => this.ui()?.theme ?? 'system');
@@ -210,7 +202,7 @@ export class SettingsPageComponent {
     this.appearanceError.set(undefined);
     this.appearanceStatus.set('saving');
     try {
-      await this.api.put('/api/settings', { ui: change });
+      await this.api.saveUi(change);
       if (before) this.ui.set({ ...before, ...change });
       this.appearanceStatus.set('saved');
       // The session's `ui` drives the theme and the language of the whole dashboard.
@@ -227,7 +219,7 @@ export class SettingsPageComponent {
 
   protected async rotate(): Promise<void> {
     await this.keyChange.run(async () => {
-      const answer = await this.api.post<ApiKeyResponse>('/api/api-key');
+      const answer = await this.api.rotateApiKey();
       this.apiKey.set(answer.api_key);
       return 'settings.apiKey.rotated';
     });
@@ -235,7 +227,7 @@ export class SettingsPageComponent {
 
   protected async removeKey(): Promise<void> {
     await this.keyChange.run(async () => {
-      await this.api.delete('/api/api-key');
+      await this.api.removeApiKey();
       this.apiKey.set(null);
       return 'settings.apiKey.removed';
     });
@@ -256,7 +248,7 @@ export class SettingsPageComponent {
     const sensors = data.getAll('sensors').map((id) => Number(id));
     this.creating.set(true);
     try {
-      await this.api.post('/api/maintenance', { name, starts_at: startsAt, ends_at: endsAt, sensors });
+      await this.api.createMaintenanceWindow({ name, starts_at: startsAt, ends_at: endsAt, sensors });
       form.reset();
       this.windows.reload();
     } catch (failure: unknown) {
@@ -270,7 +262,7 @@ export class SettingsPageComponent {
     this.deleting.set(window.id);
     this.deleteError.set(undefined);
     try {
-      await this.api.delete(`/api/maintenance/${window.id}`);
+      await this.api.removeMaintenanceWindow(window.id);
       this.windows.reload();
     } catch (failure: unknown) {
       this.deleteError.set(ApiCallError.from(failure).message);

@@ -1,17 +1,8 @@
 import { Injectable, inject } from '@angular/core';
 import type { Feature, FeatureCollection, Geometry, MultiLineString, Position } from 'geojson';
-import { type Topology, feature, mesh } from 'topojson-client';
+import { feature, mesh } from 'topojson-client';
 
-import { ApiClient } from '../../core/api/api-client.service';
-
-/**
- * Where the bundled map data is served from. The files are Natural Earth's 1:110m land and
- * admin-0 country outlines (public domain) as TopoJSON, vendored in `frontend/src/map` from the
- * `world-atlas` package (ISC, Mike Bostock), shipped by `angular.json` (`assets`, output `map/`,
- * with the licence) and turned into GeoJSON in the browser with `topojson-client`.
- */
-export const LAND_URL = '/map/land-110m.json';
-export const COUNTRIES_URL = '/map/countries-110m.json';
+import { SitesApi } from './sites.api';
 
 /** Country outlines: the borders between countries and one name per country. */
 export interface CountryData {
@@ -32,12 +23,12 @@ export interface CountryName {
  */
 @Injectable({ providedIn: 'root' })
 export class MapDataService {
-  private readonly api = inject(ApiClient);
+  private readonly api = inject(SitesApi);
   private land: Promise<FeatureCollection> | undefined;
   private countries: Promise<CountryData> | undefined;
 
   loadLand(): Promise<FeatureCollection> {
-    this.land ??= this.api.get<Topology>(LAND_URL).then((topology) => {
+    this.land ??= this.api.landOutlines().then((topology) => {
       const land = topology.objects['land'];
       if (!land) throw new Error('the land outlines file has no land object');
       return planarCollection(asCollection(feature(topology, land)));
@@ -47,7 +38,7 @@ export class MapDataService {
   }
 
   loadCountries(): Promise<CountryData> {
-    this.countries ??= this.api.get<Topology>(COUNTRIES_URL).then((topology) => {
+    this.countries ??= this.api.countryOutlines().then((topology) => {
       const countries = topology.objects['countries'];
       if (!countries) throw new Error('the country outlines file has no countries object');
       const borders = mesh(topology, countries, (a, b) => a !== b);

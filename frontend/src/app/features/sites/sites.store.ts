@@ -8,8 +8,8 @@ import type {
   SitesResponse,
 } from '@monitor/contracts';
 
-import { ApiClient } from '../../core/api/api-client.service';
 import { ApiCallError } from '../../core/api/api-call-error';
+import { SitesApi } from './sites.api';
 
 /** A site that is drawn on the map: one with both coordinates. */
 export interface PlacedSite extends SiteDetail {
@@ -21,8 +21,6 @@ export function isPlaced(site: SiteDetail): site is PlacedSite {
   return typeof site.lat === 'number' && typeof site.lon === 'number';
 }
 
-const sitePath = (name: string) => `/api/sites/${encodeURIComponent(name)}`;
-
 /**
  * The data of `/sites`: the sites, their kinds and the installation's map settings, from
  * `GET /api/sites`, and the calls that change them. Provided by the page.
@@ -32,7 +30,7 @@ const sitePath = (name: string) => `/api/sites/${encodeURIComponent(name)}`;
  */
 @Injectable()
 export class SitesStore {
-  private readonly api = inject(ApiClient);
+  private readonly api = inject(SitesApi);
 
   private generation = 0;
   private destroyed = false;
@@ -62,7 +60,7 @@ export class SitesStore {
     this.busy.set(true);
     this.failure.set(undefined);
     try {
-      const answer = await this.api.get<SitesResponse>('/api/sites');
+      const answer = await this.api.list();
       if (current()) this.state.set(answer);
     } catch (failure: unknown) {
       if (current()) this.failure.set(ApiCallError.from(failure));
@@ -72,24 +70,23 @@ export class SitesStore {
   }
 
   create(input: SiteInput): Promise<SiteDetail> {
-    return this.change(() => this.api.post<SiteDetail>('/api/sites', input));
+    return this.change(() => this.api.create(input));
   }
 
   /** Renames, re-kinds or moves `name`; absent fields keep their value. */
   update(name: string, input: SiteInput): Promise<SiteDetail> {
-    return this.change(() => this.api.put<SiteDetail>(sitePath(name), input));
+    return this.change(() => this.api.update(name, input));
   }
 
   /** Deletes `name`; with `unassign`, its sensors are left without a site (else a 409 while it has any). */
   remove(name: string, unassign: boolean): Promise<SiteDeleted> {
-    const options = unassign ? { params: { unassign: 1 } } : undefined;
-    return this.change(() => this.api.delete<SiteDeleted>(sitePath(name), options));
+    return this.change(() => this.api.remove(name, unassign));
   }
 
   /** Saves the map settings (absent fields keep their value) and shows them at once. */
   async saveMap(input: MapSettingsInput): Promise<MapSettings> {
     try {
-      const saved = await this.api.put<MapSettings>('/api/map', input);
+      const saved = await this.api.saveMap(input);
       const data = this.state();
       if (data && !this.destroyed) this.state.set({ ...data, map: saved });
       return saved;

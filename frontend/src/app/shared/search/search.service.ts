@@ -1,18 +1,18 @@
 import { Injectable, inject } from '@angular/core';
-import type { Incident, SearchHit, SearchResponse } from '@monitor/contracts';
+import type { SearchHit, SearchResponse } from '@monitor/contracts';
 
-import { ApiClient } from '../../core/api/api-client.service';
+import { SearchApi } from './search.api';
 
 export const SEARCH_MIN_LENGTH = 2;
 export const SEARCH_MAX_LENGTH = 64;
 
-/** The global search's calls: `GET /api/search`, and where a hit leads. */
+/** The global search: its query (through `SearchApi`), and where a hit leads. */
 @Injectable({ providedIn: 'root' })
 export class SearchService {
-  private readonly api = inject(ApiClient);
+  private readonly api = inject(SearchApi);
 
   search(q: string): Promise<SearchResponse> {
-    return this.api.get<SearchResponse>('/api/search', { params: { q } });
+    return this.api.search(q);
   }
 
   /**
@@ -37,7 +37,7 @@ export class SearchService {
 
   private async incidentDestination(id: number, q: string): Promise<string> {
     try {
-      const incidents = await this.api.get<Incident[]>('/api/incidents', { params: { q, limit: 1000 } });
+      const incidents = await this.api.incidentsMatching(q, 1000);
       const incident = incidents.find((entry) => entry.id === id);
       if (incident) return `/sensors/${incident.sensor_id}`;
     } catch {

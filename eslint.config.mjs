@@ -140,4 +140,18 @@ export default tseslint.config(
       parserOptions: { project: './frontend/tsconfig.app.json', tsconfigRootDir: import.meta.dirname },
     },
   },
+  {
+    // A feature reaches the API through its own *.api.ts: one typed method per endpoint, no URL strings elsewhere.
+    files: ['frontend/src/app/features/**/*.ts', 'frontend/src/app/shared/**/*.ts'],
+    ignores: ['**/*.api.ts'],
+    rules: restricted(
+      [],
+      [
+        {
+          group: ['**/core/api/api-client.service'],
+          message: "call the API through the feature's own *.api.ts",
+        },
+      ],
+    ),
+  },
 );

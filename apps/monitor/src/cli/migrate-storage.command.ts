@@ -8,7 +8,7 @@ import {
   type OpenedStorage,
 } from '../core/database/copy-database';
 import { databasePath } from '../core/database/database-path';
-import { maskDatabaseUrl, parsePostgresUrl } from '../core/database/database-url';
+import { maskDatabaseUrl, parsePostgresUrl } from '../core/config/database-url';
 import { createLogger } from '../core/logging/logger';
 import { dropIdentity } from '../core/process/identity';
 import { StartupError } from '../core/process/startup-error';

@@ -4,7 +4,7 @@ import { Subject } from 'rxjs';
 import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import type { MonitorConfig } from '../core/config/monitor-config';
 import { ClusterSession, LOCK_CLASS } from '../core/database/cluster-session';
-import { databaseHost } from '../core/database/database-url';
+import { databaseHost } from '../core/config/database-url';
 import { describePgError } from '../core/database/open-postgres';
 import { DatabaseLifecycle } from '../core/database/database.module';
 import { EventBus } from '../core/events/event-bus';

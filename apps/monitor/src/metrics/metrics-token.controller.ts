@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RequireAccess } from '../core/http/access.decorator';
 import { OkDto } from '../core/http/ok.dto';
 import { InstallationSecretsService } from '../settings/installation-secrets.service';
-import { MetricsTokenDto } from './dto/metrics-token.dto';
+import { MetricsTokenDto } from '../settings/dto/metrics-token.dto';
 
 @ApiTags('settings')
 @Controller('api/metrics-token')

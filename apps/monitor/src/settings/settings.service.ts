@@ -11,7 +11,7 @@ import { MONITOR_CONFIG } from '../core/config/config.tokens';
 import { EventBus } from '../core/events/event-bus';
 import type { MonitorConfig } from '../core/config/monitor-config';
 import { databasePath } from '../core/database/database-path';
-import { maskDatabaseUrl } from '../core/database/database-url';
+import { maskDatabaseUrl } from '../core/config/database-url';
 import { HistoryStats } from '../history/history-stats';
 import { IncidentsRepository } from '../incidents/incidents.repository';
 import { SensorsRepository } from '../sensors/sensors.repository';

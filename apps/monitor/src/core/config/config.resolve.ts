@@ -1,7 +1,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseDurationSeconds } from '@monitor/domain';
-import { parsePostgresUrl } from '../database/database-url';
+import { parsePostgresUrl } from './database-url';
 import { readAllowedHosts } from './allowed-hosts';
 import {
   checkReferences,

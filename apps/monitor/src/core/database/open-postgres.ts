@@ -2,7 +2,7 @@ import { types, type Pool, type PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import type { EntitySchema, MixedList } from 'typeorm';
 import { StartupError } from '../process/startup-error';
-import { databaseHost, parsePostgresUrl } from './database-url';
+import { databaseHost, parsePostgresUrl } from '../config/database-url';
 import { markDatabaseError } from './storage-errors';
 import { MIGRATION_NAMES, MIGRATIONS } from './migrations';
 import { addTrigramIndexes } from './migrations/1764000000003-api-filter-indexes';

@@ -2,7 +2,7 @@ import type { DoctorCheck } from '@monitor/contracts';
 import { clusterCheck, clusterViewOf } from '@monitor/domain';
 import { Client } from 'pg';
 import { type RawInstanceRow, readInstances } from '../../cluster/cluster-rows.sql';
-import { databaseHost, maskDatabaseUrl } from './database-url';
+import { databaseHost, maskDatabaseUrl } from '../config/database-url';
 import { declaredNameIndexes } from './migrations/1764000000001-only-once-rules';
 import { alertOutboxStatements } from './migrations/1764000000002-alert-outbox';
 import { apiFilterIndexStatements, TRIGRAM_INDEXES } from './migrations/1764000000003-api-filter-indexes';

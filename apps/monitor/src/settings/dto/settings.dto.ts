@@ -19,7 +19,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { UiSettingsDto } from './ui-settings.dto';
-import { MetricsTokenStatusDto } from '../../metrics/dto/metrics-token.dto';
+import { MetricsTokenStatusDto } from './metrics-token.dto';
 
 export class UiSettingsPatchDto {
   @IsOptional() @IsIn(['light', 'dark', 'system']) theme?: 'light' | 'dark' | 'system';

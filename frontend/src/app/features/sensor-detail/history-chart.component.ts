@@ -15,7 +15,7 @@ import uPlot from 'uplot';
 
 import { formatPercent } from '../../core/i18n/format';
 import { t } from '../../core/i18n/i18n';
-import { formatLatency } from './latency';
+import { formatLatency } from '../../shared/format/latency';
 
 export type ChartKind = 'latency' | 'uptime';
 

@@ -3,7 +3,7 @@ import { ChangeDetectionStrategy, Component, input } from '@angular/core';
 import { TranslocoPipe } from '@jsverse/transloco';
 import type { ProbeResult } from '@monitor/contracts';
 
-import { formatLatency } from './latency';
+import { formatLatency } from '../../shared/format/latency';
 
 /** The latest raw probe results of a sensor, newest first. */
 @Component({

@@ -25,10 +25,10 @@ import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.com
 import { IncidentTableComponent } from '../incidents/incident-table.component';
 import { parseRange, rangeLabel } from '../incidents/ranges';
 import { HistoryChartComponent } from './history-chart.component';
-import { formatLatency } from './latency';
+import { formatLatency } from '../../shared/format/latency';
 import { RecentResultsComponent } from './recent-results.component';
 import { SensorDetailStore } from './sensor-detail.store';
-import { statusDisplay } from './sensor-status';
+import { statusDisplay } from '../../shared/format/sensor-status';
 
 const DEFAULT_RANGE: HistoryRange = '24h';
 

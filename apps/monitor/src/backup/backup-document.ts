@@ -12,6 +12,7 @@ import type {
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION } from '@monitor/contracts';
 import { exportChannels } from '../channels/channel-rows.sql';
 import type { SqlExecutor } from '../core/database/sql-client';
+import { parseJsonOr } from '../core/database/stored-values';
 import { rollupReader } from '../history/history.sql';
 import { exportIncidents } from '../incidents/incident-rows.sql';
 import { exportSensorChannels, exportSensors } from '../sensors/sensor-rows.sql';
@@ -57,7 +58,7 @@ export async function* backupDocument(
 
   const settings: Row = {};
   for (const { key, value } of await exportSettings(tx)) {
-    if (!isBookkeepingSetting(key)) settings[key] = parseOr(value, value);
+    if (!isBookkeepingSetting(key)) settings[key] = parseJsonOr(value, value);
   }
   counts.settings = Object.keys(settings).length;
   yield `,\n"settings":${JSON.stringify(settings)}`;
@@ -237,12 +238,4 @@ async function* table<R, T>(
   }
   yield '\n]';
   counts[name] = n;
-}
-
-function parseOr<T>(text: string, fallback: T): T {
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
 }

@@ -1,5 +1,5 @@
 import type { SqlExecutor } from '../core/database/sql-client';
-import { storedBoolean } from '../core/database/stored-values';
+import { parseJsonOr, storedBoolean } from '../core/database/stored-values';
 
 /** A channel's definition as backup and restore carry it. */
 export interface ChannelRecord {
@@ -23,20 +23,12 @@ export interface StoredChannelName {
  * backends (the backup's snapshot, the restore's transaction). Nest-free.
  */
 
-const parseOr = <T>(text: string, fallback: T): T => {
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-};
-
 /** Every channel in id order. */
 export async function exportChannels(tx: SqlExecutor): Promise<(ChannelRecord & { id: number })[]> {
   const rows = await tx.all<
     Omit<ChannelRecord, 'config' | 'enabled'> & { id: number; config: string; enabled: unknown }
   >('SELECT id, name, type, config, enabled, title_template, body_template FROM channels ORDER BY id');
-  return rows.map((c) => ({ ...c, config: parseOr(c.config, {}), enabled: storedBoolean(c.enabled) }));
+  return rows.map((c) => ({ ...c, config: parseJsonOr(c.config, {}), enabled: storedBoolean(c.enabled) }));
 }
 
 export function storedChannelNames(tx: SqlExecutor): Promise<StoredChannelName[]> {

@@ -1,7 +1,7 @@
 import type { SensorStatus } from '@monitor/contracts';
 import type { SensorFieldValues } from '@monitor/domain';
 import type { SqlExecutor } from '../core/database/sql-client';
-import { storedBoolean } from '../core/database/stored-values';
+import { parseJsonOr, storedBoolean } from '../core/database/stored-values';
 
 /** A sensor's definition as backup and restore carry it (site and parent resolved by the caller). */
 export type SensorRecord = Omit<SensorFieldValues, 'type' | 'site' | 'channels'> & {
@@ -23,14 +23,6 @@ export interface StoredSensorName {
  * (the backup's snapshot, the restore's transaction), and as sample data writes them (still in a
  * synchronous SQLite transaction). Nest-free, so the restore worker can load them.
  */
-
-const parseOr = <T>(text: string, fallback: T): T => {
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-};
 
 /** A row of the sensors table as both backends return it (booleans as 1/0 or true/false, JSON as text). */
 export type SensorRow = Omit<SensorRecord, 'group' | 'tags' | 'enabled' | 'options' | 'sample'> & {
@@ -86,11 +78,11 @@ export async function exportSensors(
     retries: s.retries,
     reminder_every: s.reminder_every,
     group: s.group_name,
-    tags: parseOr(s.tags, []),
+    tags: parseJsonOr(s.tags, []),
     siteId: s.site_id,
     parentId: s.parent_id,
     enabled: storedBoolean(s.enabled),
-    options: parseOr(s.options, {}),
+    options: parseJsonOr(s.options, {}),
     sort_order: s.sort_order,
     sample: storedBoolean(s.sample),
   }));

@@ -1,6 +1,6 @@
 import { InvalidInputError } from '@monitor/domain';
 import type { SqlExecutor } from '../core/database/sql-client';
-import { storedBoolean } from '../core/database/stored-values';
+import { parseJsonOr, storedBoolean } from '../core/database/stored-values';
 
 /** An account with its recovery codes as backup and restore carry it (times in ms). */
 export interface AccountRecord {
@@ -24,14 +24,6 @@ export interface AccountRecord {
  * The accounts' rows as backup and restore read and write them, in one SQL text for both
  * backends (the backup's snapshot, the restore's transaction). Nest-free.
  */
-
-const parseOr = <T>(text: string, fallback: T): T => {
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-};
 
 interface Row {
   id: number;
@@ -72,7 +64,7 @@ export async function exportAccounts(tx: SqlExecutor): Promise<(AccountRecord & 
     totp_secret: u.totp_secret,
     totp_enabled: storedBoolean(u.totp_enabled),
     totp_last_step: u.totp_last_step,
-    ui: parseOr(u.ui, {}),
+    ui: parseJsonOr(u.ui, {}),
     tour_version: u.tour_version,
     last_login_at: u.last_login_at,
     created_at: u.created_at,

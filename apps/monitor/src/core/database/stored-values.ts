@@ -1,6 +1,15 @@
 /** A boolean column as either backend answers it: SQLite's 1/0, PostgreSQL's true/false. */
 export const storedBoolean = (value: unknown): boolean => value === true || value === 1;
 
+/** A JSON text column read back, or `fallback` when the text is not JSON (a hand-edited row). */
+export function parseJsonOr<T>(text: string, fallback: T): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
 /** Bound parameters per multi-row INSERT: under SQLite's 32,766 and PostgreSQL's 65,535. */
 export const MAX_INSERT_PARAMETERS = 30_000;
 

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { sqlClientFor, type SqlClient, type SqlExecutor } from '../core/database/sql-client';
+import { placeholdersFor } from '../core/database/where-in';
 import type { AlertEvent } from '../core/events/event-bus';
 import { INSTANCE_IDENTITY, type InstanceIdentity } from '../core/process/instance-identity';
 
@@ -72,7 +73,7 @@ export class AlertOutboxRepository {
    * moment are skipped (`SKIP LOCKED`) and re-checked once it committed, so each row is claimed once.
    */
   async claimOrphans(orphaned: readonly string[], limit = 500): Promise<PendingDelivery[]> {
-    const claimers = orphaned.length > 0 ? ` OR claimed_by IN (${orphaned.map(() => '?').join(', ')})` : '';
+    const claimers = orphaned.length > 0 ? ` OR claimed_by IN (${placeholdersFor(orphaned)})` : '';
     const lock = this.sql.dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
     const rows = await this.sql.all<{ id: number; channel_id: number; payload: string }>(
       `UPDATE alert_outbox SET claimed_by = ? WHERE id IN (

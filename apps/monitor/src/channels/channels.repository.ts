@@ -8,6 +8,7 @@ import {
   type SqlExecutor,
 } from '../core/database/sql-client';
 import { UnitOfWork } from '../core/database/unit-of-work';
+import { countWhereIn, releaseManagedRows } from '../core/database/where-in';
 import { ChannelEntity } from './channel.entity';
 
 /** What a checked channel definition stores (see channelColumns). */
@@ -159,13 +160,8 @@ export class ChannelsRepository {
   }
 
   /** How many of `ids` name a channel. */
-  async countExisting(tx: SqlExecutor, ids: number[]): Promise<number> {
-    if (ids.length === 0) return 0;
-    const row = await tx.get<{ n: number }>(
-      `SELECT count(*) AS n FROM channels WHERE id IN (${ids.map(() => '?').join(', ')})`,
-      ids,
-    );
-    return Number(row?.n ?? 0);
+  countExisting(tx: SqlExecutor, ids: number[]): Promise<number> {
+    return countWhereIn(tx, 'channels', 'id', ids);
   }
 
   /**
@@ -195,8 +191,7 @@ export class ChannelsRepository {
   }
 
   /** Channels the file managed before and no longer declares go back to the API. */
-  async releaseDeclared(tx: SqlExecutor, managedBy: string, keep: number[]): Promise<void> {
-    const notIn = keep.length > 0 ? ` AND id NOT IN (${keep.map(() => '?').join(', ')})` : '';
-    await tx.run(`UPDATE channels SET managed_by = NULL WHERE managed_by = ?${notIn}`, [managedBy, ...keep]);
+  releaseDeclared(tx: SqlExecutor, managedBy: string, keep: number[]): Promise<void> {
+    return releaseManagedRows(tx, 'channels', managedBy, keep);
   }
 }

@@ -12,6 +12,7 @@ import {
   type SqlClient,
   type SqlExecutor,
 } from '../core/database/sql-client';
+import { countWhereIn } from '../core/database/where-in';
 import {
   dailyBucketsOf,
   insertResultsBatch,
@@ -347,12 +348,7 @@ export class HistoryRepository {
   }
 
   /** How many results the given sensors have. */
-  async countResultsOf(tx: SqlExecutor, sensorIds: number[]): Promise<number> {
-    if (sensorIds.length === 0) return 0;
-    const row = await tx.get<{ n: number }>(
-      `SELECT count(*) AS n FROM probe_results WHERE sensor_id IN (${sensorIds.map(() => '?').join(', ')})`,
-      sensorIds,
-    );
-    return Number(row?.n ?? 0);
+  countResultsOf(tx: SqlExecutor, sensorIds: number[]): Promise<number> {
+    return countWhereIn(tx, 'probe_results', 'sensor_id', sensorIds);
   }
 }

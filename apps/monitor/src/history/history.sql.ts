@@ -3,6 +3,7 @@ import type { HistoryTier } from '@monitor/contracts';
 import { DAY_MS, HOUR_MS, type Bucket } from '@monitor/domain';
 import type { SqlExecutor } from '../core/database/sql-client';
 import { insertRows } from '../core/database/stored-values';
+import { placeholdersFor } from '../core/database/where-in';
 import type { StoredResult } from './stored-result';
 
 /*
@@ -55,8 +56,6 @@ export const toBucket = (row: Omit<BucketRow, 'start'>): Bucket => ({
   latencyMin: row.latency_min === null ? null : Number(row.latency_min),
   latencyMax: row.latency_max === null ? null : Number(row.latency_max),
 });
-
-const marks = (ids: readonly number[]): string => ids.map(() => '?').join(', ');
 
 /** `ids` in slices of at most `size`. */
 function chunks(ids: readonly number[], size: number): number[][] {
@@ -176,7 +175,7 @@ export async function dailyBucketsOf(
   for (const ids of chunks(sensorIds, IDS_PER_STATEMENT)) {
     const rows = await sql.all<SensorBucketRow>(
       `SELECT sensor_id, bucket_start AS start, count, up, latency_sum, latency_min, latency_max
-       FROM rollup_daily WHERE sensor_id IN (${marks(ids)}) AND bucket_start >= ? AND bucket_start < ?`,
+       FROM rollup_daily WHERE sensor_id IN (${placeholdersFor(ids)}) AND bucket_start >= ? AND bucket_start < ?`,
       [...ids, from, to],
     );
     for (const row of rows) {
@@ -201,7 +200,7 @@ export async function totalsOf(
   for (const ids of chunks(sensorIds, IDS_PER_STATEMENT)) {
     const rows = await sql.all<Omit<SensorBucketRow, 'start'>>(
       `SELECT sensor_id, ${ROLLUP_AGGREGATES} FROM ${table}
-       WHERE sensor_id IN (${marks(ids)}) AND bucket_start >= ? AND bucket_start < ? GROUP BY sensor_id`,
+       WHERE sensor_id IN (${placeholdersFor(ids)}) AND bucket_start >= ? AND bucket_start < ? GROUP BY sensor_id`,
       [...ids, from, to],
     );
     for (const row of rows) out.set(Number(row.sensor_id), toBucket(row));
@@ -322,7 +321,7 @@ async function summarise(
     await tx.run(
       `INSERT INTO ${step.into} (sensor_id, bucket_start, count, up, latency_sum, latency_min, latency_max)
        SELECT sensor_id, ${bucket}, ${step.aggregates} FROM ${step.from}
-       WHERE sensor_id IN (${marks(sensorIds)}) AND ${step.time} >= ? AND ${step.time} < ?
+       WHERE sensor_id IN (${placeholdersFor(sensorIds)}) AND ${step.time} >= ? AND ${step.time} < ?
        GROUP BY sensor_id, ${bucket}
        ON CONFLICT (sensor_id, bucket_start) DO UPDATE SET ${REPLACE_BUCKET}`,
       [...sensorIds, from, to],
@@ -340,7 +339,7 @@ async function prune(
 ): Promise<number> {
   if (sensorIds.length === 0) return 0;
   return (
-    await tx.run(`DELETE FROM ${table} WHERE sensor_id IN (${marks(sensorIds)}) AND ${time} < ?`, [
+    await tx.run(`DELETE FROM ${table} WHERE sensor_id IN (${placeholdersFor(sensorIds)}) AND ${time} < ?`, [
       ...sensorIds,
       before,
     ])

@@ -8,6 +8,7 @@ import {
   type SqlClient,
   type SqlExecutor,
 } from '../core/database/sql-client';
+import { countWhereIn, placeholdersFor } from '../core/database/where-in';
 import type { IncidentFilter } from './incident-query';
 import type { IncidentRow } from './incident-rows.sql';
 import { IncidentEntity } from './incident.entity';
@@ -175,13 +176,8 @@ export class IncidentsRepository {
   }
 
   /** How many incidents the given sensors have. */
-  async countOf(tx: SqlExecutor, sensorIds: number[]): Promise<number> {
-    if (sensorIds.length === 0) return 0;
-    const row = await tx.get<{ n: number }>(
-      `SELECT count(*) AS n FROM incidents WHERE sensor_id IN (${sensorIds.map(() => '?').join(', ')})`,
-      sensorIds,
-    );
-    return Number(row?.n ?? 0);
+  countOf(tx: SqlExecutor, sensorIds: number[]): Promise<number> {
+    return countWhereIn(tx, 'incidents', 'sensor_id', sensorIds);
   }
 
   async count(): Promise<number> {
@@ -212,7 +208,7 @@ export class IncidentsRepository {
       const ids = sensorIds.slice(at, at + 500);
       const rows = await this.sql.all<{ sensor_id: number; started_at: number; resolved_at: number | null }>(
         `SELECT sensor_id, started_at, resolved_at FROM incidents
-         WHERE sensor_id IN (${ids.map(() => '?').join(', ')}) AND (resolved_at IS NULL OR resolved_at >= ?)`,
+         WHERE sensor_id IN (${placeholdersFor(ids)}) AND (resolved_at IS NULL OR resolved_at >= ?)`,
         [...ids, since],
       );
       for (const row of rows) {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { boolOf, sqlClientFor, type SqlClient, type SqlExecutor } from '../core/database/sql-client';
+import { releaseManagedRows } from '../core/database/where-in';
 
 /** A stored window with the sensors it covers. */
 export interface StoredWindow {
@@ -112,12 +113,8 @@ export class MaintenanceRepository {
   }
 
   /** Windows the file managed before and no longer declares go back to the API. */
-  async releaseDeclared(tx: SqlExecutor, managedBy: string, keep: number[]): Promise<void> {
-    const notIn = keep.length > 0 ? ` AND id NOT IN (${keep.map(() => '?').join(', ')})` : '';
-    await tx.run(`UPDATE maintenance_windows SET managed_by = NULL WHERE managed_by = ?${notIn}`, [
-      managedBy,
-      ...keep,
-    ]);
+  releaseDeclared(tx: SqlExecutor, managedBy: string, keep: number[]): Promise<void> {
+    return releaseManagedRows(tx, 'maintenance_windows', managedBy, keep);
   }
 
   private async insertRow(

@@ -12,6 +12,7 @@ import {
 } from '../core/database/sql-client';
 import { sqliteHandle } from '../core/database/sqlite-handle';
 import { UnitOfWork } from '../core/database/unit-of-work';
+import { countWhereIn, placeholdersFor, releaseManagedRows } from '../core/database/where-in';
 import { EventBus } from '../core/events/event-bus';
 import { type SensorDefinition, toDefinition } from './sensor-definition';
 import type { SensorRuntimeColumns } from './sensor-runtime-columns';
@@ -220,13 +221,8 @@ export class SensorsRepository {
   }
 
   /** How many of `ids` name a sensor. */
-  async countExisting(tx: SqlExecutor, ids: number[]): Promise<number> {
-    if (ids.length === 0) return 0;
-    const row = await tx.get<{ n: number }>(
-      `SELECT count(*) AS n FROM sensors WHERE id IN (${ids.map(() => '?').join(', ')})`,
-      ids,
-    );
-    return Number(row?.n ?? 0);
+  countExisting(tx: SqlExecutor, ids: number[]): Promise<number> {
+    return countWhereIn(tx, 'sensors', 'id', ids);
   }
 
   /** Which of `ids` name a sensor (ids beyond 32 bits name none: PostgreSQL would refuse them). */
@@ -234,7 +230,7 @@ export class SensorsRepository {
     const candidates = ids.filter((id) => Number.isInteger(id) && id >= 1 && id <= 2_147_483_647);
     if (candidates.length === 0) return new Set();
     const rows = await tx.all<{ id: number }>(
-      `SELECT id FROM sensors WHERE id IN (${candidates.map(() => '?').join(', ')})`,
+      `SELECT id FROM sensors WHERE id IN (${placeholdersFor(candidates)})`,
       candidates,
     );
     return new Set(rows.map((r) => Number(r.id)));
@@ -254,9 +250,8 @@ export class SensorsRepository {
   }
 
   /** Sensors the file managed before and no longer declares go back to the API. */
-  async releaseDeclared(tx: SqlExecutor, managedBy: string, keep: number[]): Promise<void> {
-    const notIn = keep.length > 0 ? ` AND id NOT IN (${keep.map(() => '?').join(', ')})` : '';
-    await tx.run(`UPDATE sensors SET managed_by = NULL WHERE managed_by = ?${notIn}`, [managedBy, ...keep]);
+  releaseDeclared(tx: SqlExecutor, managedBy: string, keep: number[]): Promise<void> {
+    return releaseManagedRows(tx, 'sensors', managedBy, keep);
   }
 
   /** When each sensor last alerted, for the runtime's rebuild at start. */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { SiteKind } from '@monitor/contracts';
 import { DataSource } from 'typeorm';
 import { anyLikeFragment, sqlClientFor, type SqlClient, type SqlExecutor } from '../core/database/sql-client';
+import { releaseManagedRows } from '../core/database/where-in';
 
 /** A stored site as the API and the other features see it. */
 export interface StoredSite {
@@ -107,9 +108,8 @@ export class SitesRepository {
   }
 
   /** Sites the file managed before and no longer declares go back to the API. */
-  async releaseDeclared(tx: SqlExecutor, managedBy: string, keep: number[]): Promise<void> {
-    const notIn = keep.length > 0 ? ` AND id NOT IN (${keep.map(() => '?').join(', ')})` : '';
-    await tx.run(`UPDATE sites SET managed_by = NULL WHERE managed_by = ?${notIn}`, [managedBy, ...keep]);
+  releaseDeclared(tx: SqlExecutor, managedBy: string, keep: number[]): Promise<void> {
+    return releaseManagedRows(tx, 'sites', managedBy, keep);
   }
 
   async countSamples(tx: SqlExecutor = this.sql): Promise<number> {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AnnouncementInput, StatusPageSection } from '@monitor/contracts';
 import { DataSource } from 'typeorm';
 import { sqlClientFor, type SqlClient, type SqlExecutor } from '../core/database/sql-client';
+import { releaseManagedRows } from '../core/database/where-in';
 import {
   loadPages,
   writeSections,
@@ -93,12 +94,8 @@ export class StatusPagesRepository {
   }
 
   /** Pages the file managed before and no longer declares go back to the API. */
-  async releaseDeclared(tx: SqlExecutor, managedBy: string, keep: number[]): Promise<void> {
-    const notIn = keep.length > 0 ? ` AND id NOT IN (${keep.map(() => '?').join(', ')})` : '';
-    await tx.run(`UPDATE status_pages SET managed_by = NULL WHERE managed_by = ?${notIn}`, [
-      managedBy,
-      ...keep,
-    ]);
+  releaseDeclared(tx: SqlExecutor, managedBy: string, keep: number[]): Promise<void> {
+    return releaseManagedRows(tx, 'status_pages', managedBy, keep);
   }
 
   /** An announcement changed: the page's updated_at moves with it. */

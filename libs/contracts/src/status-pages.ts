@@ -26,6 +26,21 @@ export const STATUS_PAGE_LIMITS = {
   pages: 1000,
 } as const;
 
+/**
+ * A page's own settings (sections and announcements apart) as they are stored, and as the API, a
+ * restore and the configuration file set them.
+ */
+export interface StatusPageFields {
+  slug: string;
+  title: string;
+  description: string;
+  published: boolean;
+  show_uptime: boolean;
+  history_days: number;
+  footer: string;
+  language: string;
+}
+
 export interface StatusPageSection {
   title: string;
   /** Sensor ids in display order. */

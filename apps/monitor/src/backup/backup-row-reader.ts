@@ -11,6 +11,7 @@ import {
   type SensorField,
   targetRequired,
 } from '@monitor/domain';
+import type { IncidentRecord } from '../incidents/incident-rows.sql';
 import type { AccountRecord } from '../users/user-rows.sql';
 import { entryKey, parseIsoTime, refKey } from './backup-format';
 
@@ -329,16 +330,9 @@ export function readAccount(index: number, row: unknown): AccountRow {
 
 // --- incidents
 
-export interface IncidentRow {
+/** An incident as the incidents' rows store it, its sensor still a reference. */
+export interface IncidentRow extends Omit<IncidentRecord, 'sensorId'> {
   sensor: BackupRef;
-  started_at: number;
-  resolved_at: number | null;
-  cause: string;
-  acknowledged: boolean;
-  acknowledged_by: string | null;
-  acknowledged_at: number | null;
-  note: string;
-  reconstructed: boolean;
 }
 
 export function readIncident(index: number, row: unknown): IncidentRow {

@@ -7,21 +7,13 @@ import {
   type AnnouncementSeverity,
   type BackupRef,
 } from '@monitor/contracts';
+import type { StatusPageRecord } from '../status-pages/status-page-rows.sql';
 import { parseIsoTime, refKey, refLabel } from './backup-format';
 import { RowReader } from './backup-row-reader';
 
 /** A status page as read from a document: checked, its sensors still references by name. */
-export interface StatusPageRow {
-  slug: string;
-  title: string;
-  description: string;
-  published: boolean;
-  show_uptime: boolean;
-  history_days: number;
-  footer: string;
-  language: string;
+export interface StatusPageRow extends Omit<StatusPageRecord, 'sections'> {
   sections: { title: string; sensors: BackupRef[] }[];
-  announcements: { title: string; body: string; severity: AnnouncementSeverity; created_at: number }[];
 }
 
 const LANGUAGES = ['', ...STATUS_PAGE_LANGUAGES] as const;

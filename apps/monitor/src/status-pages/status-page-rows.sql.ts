@@ -1,4 +1,4 @@
-import type { AnnouncementSeverity, StatusPageSection } from '@monitor/contracts';
+import type { AnnouncementSeverity, StatusPageFields, StatusPageSection } from '@monitor/contracts';
 import type { SqlExecutor } from '../core/database/sql-client';
 import { insertRows, storedBoolean } from '../core/database/stored-values';
 
@@ -7,18 +7,6 @@ import { insertRows, storedBoolean } from '../core/database/stored-values';
  * repository uses, and the backup's export and the restore's import (Nest-free: the restore
  * worker thread loads them on its own connection).
  */
-
-/** What the API, the configuration file and a restore set on a page (sections apart). */
-export interface StatusPageColumns {
-  slug: string;
-  title: string;
-  description: string;
-  published: boolean;
-  show_uptime: boolean;
-  history_days: number;
-  footer: string;
-  language: string;
-}
 
 export interface StoredAnnouncement {
   id: number;
@@ -29,7 +17,7 @@ export interface StoredAnnouncement {
 }
 
 /** A stored page with its sections in order and its announcements newest first; times in epoch ms. */
-export interface StoredStatusPage extends StatusPageColumns {
+export interface StoredStatusPage extends StatusPageFields {
   id: number;
   managed_by: string | null;
   created_at: number;
@@ -38,7 +26,7 @@ export interface StoredStatusPage extends StatusPageColumns {
   announcements: StoredAnnouncement[];
 }
 
-interface PageRow extends Omit<StatusPageColumns, 'published' | 'show_uptime'> {
+interface PageRow extends Omit<StatusPageFields, 'published' | 'show_uptime'> {
   id: number;
   published: unknown;
   show_uptime: unknown;
@@ -150,7 +138,7 @@ export async function loadPages(
 }
 
 /** A page as a restore writes it: sensors already resolved to stored ids. */
-export interface StatusPageRecord extends StatusPageColumns {
+export interface StatusPageRecord extends StatusPageFields {
   sections: StatusPageSection[];
   announcements: { title: string; body: string; severity: AnnouncementSeverity; created_at: number }[];
 }

@@ -1,17 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import type { AnnouncementInput, StatusPageSection } from '@monitor/contracts';
+import type { AnnouncementInput, StatusPageFields, StatusPageSection } from '@monitor/contracts';
 import { DataSource } from 'typeorm';
 import { sqlClientFor, type SqlClient, type SqlExecutor } from '../core/database/sql-client';
 import { releaseManagedRows } from '../core/database/where-in';
 import {
   loadPages,
   writeSections,
-  type StatusPageColumns,
   type StoredAnnouncement,
   type StoredStatusPage,
 } from './status-page-rows.sql';
 
-export type { StatusPageColumns, StoredAnnouncement, StoredStatusPage };
+export type { StoredAnnouncement, StoredStatusPage };
 
 /** The status pages' four tables for the API, the public side and the configuration file. */
 @Injectable()
@@ -50,7 +49,7 @@ export class StatusPagesRepository {
   /** Inserts a page (the unique slug index refuses a duplicate); its id. */
   async insert(
     tx: SqlExecutor,
-    page: StatusPageColumns,
+    page: StatusPageFields,
     now: number,
     managedBy: string | null = null,
   ): Promise<number> {
@@ -63,7 +62,7 @@ export class StatusPagesRepository {
     return Number(row!.id);
   }
 
-  async update(tx: SqlExecutor, id: number, page: StatusPageColumns, now: number): Promise<void> {
+  async update(tx: SqlExecutor, id: number, page: StatusPageFields, now: number): Promise<void> {
     await tx.run(
       `UPDATE status_pages SET slug = ?, title = ?, description = ?, published = ?, show_uptime = ?,
          history_days = ?, footer = ?, language = ?, updated_at = ? WHERE id = ?`,
@@ -77,7 +76,7 @@ export class StatusPagesRepository {
    */
   async saveDeclared(
     tx: SqlExecutor,
-    page: StatusPageColumns,
+    page: StatusPageFields,
     sections: StatusPageSection[],
     managedBy: string,
     now: number,
@@ -142,7 +141,7 @@ export class StatusPagesRepository {
   }
 }
 
-const columnValues = (page: StatusPageColumns): unknown[] => [
+const columnValues = (page: StatusPageFields): unknown[] => [
   page.slug,
   page.title,
   page.description,

@@ -4,6 +4,7 @@ import type {
   AnnouncementInput,
   StatusPage,
   StatusPageAnnouncement,
+  StatusPageFields,
   StatusPageInput,
   StatusPageSection,
 } from '@monitor/contracts';
@@ -18,11 +19,7 @@ import { SensorsRepository } from '../sensors/sensors.repository';
 import { checkSections } from './status-page-rules';
 import { statusPageView } from './status-page.view';
 import type { StatusPageChange } from './status-page-rows.sql';
-import {
-  StatusPagesRepository,
-  type StatusPageColumns,
-  type StoredStatusPage,
-} from './status-pages.repository';
+import { StatusPagesRepository, type StoredStatusPage } from './status-pages.repository';
 
 type Action = 'created' | 'updated' | 'deleted';
 
@@ -157,7 +154,7 @@ export class StatusPagesService implements OnModuleInit, OnModuleDestroy {
    */
   async applyDeclared(
     tx: SqlExecutor,
-    pages: (StatusPageColumns & { sections: StatusPageSection[] })[],
+    pages: (StatusPageFields & { sections: StatusPageSection[] })[],
     managedBy: string,
   ): Promise<StatusPageChange[]> {
     const now = this.clock.now();
@@ -223,7 +220,7 @@ export class StatusPagesService implements OnModuleInit, OnModuleDestroy {
 
 const notFound = (id: number): NotFoundError => new NotFoundError(`no status page with id ${id}`);
 
-const DEFAULTS: Omit<StatusPageColumns, 'slug' | 'title'> = {
+const DEFAULTS: Omit<StatusPageFields, 'slug' | 'title'> = {
   description: '',
   published: false,
   show_uptime: true,
@@ -233,7 +230,7 @@ const DEFAULTS: Omit<StatusPageColumns, 'slug' | 'title'> = {
 };
 
 /** The columns a request sets, the others from `base` (the defaults on create, the stored page on update). */
-function columnsOf(input: StatusPageInput, base: Partial<StatusPageColumns>): StatusPageColumns {
+function columnsOf(input: StatusPageInput, base: Partial<StatusPageFields>): StatusPageFields {
   return {
     slug: input.slug ?? base.slug!,
     title: input.title ?? base.title!,

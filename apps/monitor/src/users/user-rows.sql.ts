@@ -1,19 +1,10 @@
+import type { BackupAccount } from '@monitor/contracts';
 import { InvalidInputError } from '@monitor/domain';
 import type { SqlExecutor } from '../core/database/sql-client';
 import { parseJsonOr, storedBoolean } from '../core/database/stored-values';
 
-/** An account with its recovery codes as backup and restore carry it (times in ms). */
-export interface AccountRecord {
-  username: string;
-  role: 'admin' | 'operator' | 'viewer';
-  disabled: boolean;
-  password_hash: string;
-  token_epoch: number;
-  totp_secret: string | null;
-  totp_enabled: boolean;
-  totp_last_step: number | null;
-  ui: Record<string, string>;
-  tour_version: number;
+/** An account with its recovery codes as backup and restore carry it (times in ms, not ISO text). */
+export interface AccountRecord extends Omit<BackupAccount, 'last_login_at' | 'created_at' | 'recovery_codes'> {
   last_login_at: number | null;
   /** null in a document that does not say: a new row takes the restore's time. */
   created_at: number | null;

@@ -1,3 +1,4 @@
+import type { StatusPageFields } from '@monitor/contracts';
 import type { ChannelType, SensorFieldValues } from '@monitor/domain';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -34,15 +35,7 @@ export interface MaintenanceDeclaration {
 }
 
 /** A status page the file declares, matched by slug; sections name sensors the file declares. */
-export interface StatusPageDeclaration {
-  slug: string;
-  title: string;
-  description: string;
-  published: boolean;
-  show_uptime: boolean;
-  history_days: number;
-  footer: string;
-  language: string;
+export interface StatusPageDeclaration extends StatusPageFields {
   sections: { title: string; sensors: string[] }[];
 }
 

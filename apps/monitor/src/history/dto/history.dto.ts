@@ -7,23 +7,19 @@ import {
   type StoredProbeResult,
   type UptimeResponse,
 } from '@monitor/contracts';
-import { Transform, type TransformFnParams } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { integerRangeMessage, toQueryInteger } from '../../core/http/query-integer';
 import { IncidentDto } from '../../incidents/dto/incident.dto';
 import { ProbeResultDto } from '../../sensors/dto/sensor-view.dto';
 
-const toInteger = ({ value }: TransformFnParams): unknown =>
-  typeof value === 'string' && /^[0-9]{1,15}$/.test(value) ? Number(value) : value;
-
 export const RESULTS_LIMIT = { min: 1, max: 1000, default: 40 } as const;
-const limitMessage = {
-  message: `limit must be an integer from ${RESULTS_LIMIT.min} to ${RESULTS_LIMIT.max}`,
-};
+const limitMessage = integerRangeMessage('limit', RESULTS_LIMIT);
 
 export class ResultsQueryDto {
   /** Results returned, newest first: 1 to 1000 (default 40). */
   @IsOptional()
-  @Transform(toInteger)
+  @Transform(toQueryInteger)
   @IsInt(limitMessage)
   @Min(RESULTS_LIMIT.min, limitMessage)
   @Max(RESULTS_LIMIT.max, limitMessage)

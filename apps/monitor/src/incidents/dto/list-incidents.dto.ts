@@ -1,10 +1,7 @@
 import { HISTORY_RANGES, type HistoryRange } from '@monitor/contracts';
-import { Transform, type TransformFnParams } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
-
-/** A query-string integer becomes a number; anything else stays as sent so validation refuses it. */
-const toInteger = ({ value }: TransformFnParams): unknown =>
-  typeof value === 'string' && /^[0-9]{1,15}$/.test(value) ? Number(value) : value;
+import { integerRangeMessage, toQueryInteger } from '../../core/http/query-integer';
 
 export const INCIDENT_STATES = ['all', 'open', 'resolved'] as const;
 export type IncidentStateFilter = (typeof INCIDENT_STATES)[number];
@@ -12,15 +9,13 @@ export type IncidentStateFilter = (typeof INCIDENT_STATES)[number];
 export const INCIDENT_LIMIT = { min: 1, max: 1000, default: 50 } as const;
 export const INCIDENT_TEXT_MAX = 200;
 
-const limitMessage = {
-  message: `limit must be an integer from ${INCIDENT_LIMIT.min} to ${INCIDENT_LIMIT.max}`,
-};
+const limitMessage = integerRangeMessage('limit', INCIDENT_LIMIT);
 
 /** `limit` alone: GET /api/sensors/{id}/incidents. */
 export class IncidentLimitQueryDto {
   /** Rows returned, 1 to 1000 (default 50). */
   @IsOptional()
-  @Transform(toInteger)
+  @Transform(toQueryInteger)
   @IsInt(limitMessage)
   @Min(INCIDENT_LIMIT.min, limitMessage)
   @Max(INCIDENT_LIMIT.max, limitMessage)
@@ -41,7 +36,7 @@ export class ListIncidentsQueryDto extends IncidentLimitQueryDto {
 
   /** Only the outages of this sensor id. */
   @IsOptional()
-  @Transform(toInteger)
+  @Transform(toQueryInteger)
   @IsInt({ message: 'sensor must be a sensor id (a whole number)' })
   sensor?: number;
 

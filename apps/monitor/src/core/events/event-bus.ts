@@ -1,5 +1,11 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import type { ClusterChange, Incident, ProbeResult, SensorStatus } from '@monitor/contracts';
+import type {
+  Incident,
+  LiveChangeAction,
+  LiveEventPayloads,
+  ProbeResult,
+  SensorStatus,
+} from '@monitor/contracts';
 import { Observable, Subject } from 'rxjs';
 
 /** What an alert channel needs to tell people about a sensor. */
@@ -24,20 +30,9 @@ export interface AlertEvent {
 }
 
 /** Every event kind and its payload: the live stream's kinds plus the internal alert stream. */
-export interface MonitorEvents {
-  result: { sensor_id: number; result: ProbeResult };
-  status: {
-    sensor_id: number;
-    status: SensorStatus;
-    result: { ts: string; success: boolean; message: string };
-  };
-  incident: { sensor_id: number; incident: Incident };
-  sensor: { id: number; action: 'created' | 'updated' | 'deleted' };
-  channel: { id: number; action: 'created' | 'updated' | 'deleted' };
+export interface MonitorEvents extends LiveEventPayloads {
   /** A status page, its sections or its announcements changed. */
-  statusPage: { id: number; slug: string; action: 'created' | 'updated' | 'deleted' };
-  settings: Record<string, never>;
-  cluster: { instance: string; state: ClusterChange };
+  statusPage: { id: number; slug: string; action: LiveChangeAction };
   /** Maintenance windows changed (internal: lets other instances reload theirs). */
   maintenance: Record<string, never>;
   /** A push that reached an instance not probing its sensor (internal: the sensor's owner records it). */

@@ -1,4 +1,4 @@
-import { SENSOR_TYPES, type SensorType, TARGETLESS_TYPES } from '@monitor/contracts';
+import { type Sensor, SENSOR_TYPES, type SensorType, TARGETLESS_TYPES } from '@monitor/contracts';
 import {
   booleanRule,
   choiceRule,
@@ -38,23 +38,15 @@ export const SENSOR_TAGS = stringListRule(100);
 
 /**
  * The sensor's fields, by the name they have in the API and in a file, with the value a checked
- * sensor holds: the one list. The configuration file's declaration, the API's draft and the
- * backup's record are this with a few fields changed (see their declarations); SENSOR_FIELDS
- * below gives each field its rule and must name exactly these.
+ * sensor holds (typed as the API's sensor): the one list. The configuration file's declaration,
+ * the API's draft and the backup's record are this with a few fields changed (see their
+ * declarations); SENSOR_FIELDS below gives each field its rule and must name exactly these.
  */
-export interface SensorFieldValues {
-  name: string;
-  type: SensorType;
-  target: string;
-  interval: number;
-  retries: number;
-  reminder_every: number;
-  group: string;
-  tags: string[];
-  /** The site's name; "" for none. */
-  site: string;
-  enabled: boolean;
-  options: Record<string, unknown>;
+export interface SensorFieldValues
+  extends Pick<
+    Sensor,
+    'name' | 'type' | 'target' | 'interval' | 'retries' | 'reminder_every' | 'group' | 'tags' | 'site' | 'enabled' | 'options'
+  > {
   /** Ids in the API, names in a file, references in a backup. */
   channels: unknown[];
 }

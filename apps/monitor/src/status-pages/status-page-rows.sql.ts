@@ -137,6 +137,17 @@ export async function loadPages(
   });
 }
 
+/** A page's columns after its slug, in the order the statements here and the repository's name them. */
+export const settingValues = (page: StatusPageFields): unknown[] => [
+  page.title,
+  page.description,
+  page.published,
+  page.show_uptime,
+  page.history_days,
+  page.footer,
+  page.language,
+];
+
 /** A page as a restore writes it: sensors already resolved to stored ids. */
 export interface StatusPageRecord extends StatusPageFields {
   sections: StatusPageSection[];
@@ -179,15 +190,7 @@ export async function importStatusPages(
   for (const page of pages) {
     const existing = bySlug.get(page.slug);
     if (existing?.managed_by) continue;
-    const values = [
-      page.title,
-      page.description,
-      page.published,
-      page.show_uptime,
-      page.history_days,
-      page.footer,
-      page.language,
-    ];
+    const values = settingValues(page);
     let id: number;
     if (existing) {
       id = Number(existing.id);

@@ -5,6 +5,7 @@ import { sqlClientFor, type SqlClient, type SqlExecutor } from '../core/database
 import { releaseManagedRows } from '../core/database/where-in';
 import {
   loadPages,
+  settingValues,
   writeSections,
   type StoredAnnouncement,
   type StoredStatusPage,
@@ -141,13 +142,4 @@ export class StatusPagesRepository {
   }
 }
 
-const columnValues = (page: StatusPageFields): unknown[] => [
-  page.slug,
-  page.title,
-  page.description,
-  page.published,
-  page.show_uptime,
-  page.history_days,
-  page.footer,
-  page.language,
-];
+const columnValues = (page: StatusPageFields): unknown[] => [page.slug, ...settingValues(page)];

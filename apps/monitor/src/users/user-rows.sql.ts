@@ -1,4 +1,4 @@
-import type { BackupAccount } from '@monitor/contracts';
+import type { BackupAccount, Role } from '@monitor/contracts';
 import { InvalidInputError } from '@monitor/domain';
 import type { SqlExecutor } from '../core/database/sql-client';
 import { parseJsonOr, storedBoolean } from '../core/database/stored-values';
@@ -16,12 +16,13 @@ export interface AccountRecord extends Omit<BackupAccount, 'last_login_at' | 'cr
  * backends (the backup's snapshot, the restore's transaction). Nest-free.
  */
 
-interface Row {
+/** A `users` row as both backends return it (booleans as 1/0 or true/false, `ui` as JSON text). */
+export interface UserRow {
   id: number;
   username: string;
-  role: AccountRecord['role'];
-  disabled: unknown;
   password_hash: string;
+  role: Role;
+  disabled: unknown;
   token_epoch: number;
   totp_secret: string | null;
   totp_enabled: unknown;
@@ -30,6 +31,7 @@ interface Row {
   tour_version: number;
   last_login_at: number | null;
   created_at: number;
+  updated_at: number;
 }
 
 /** Every account in id order, each with its recovery codes. */
@@ -42,7 +44,7 @@ export async function exportAccounts(tx: SqlExecutor): Promise<(AccountRecord & 
     list.push({ code_hash: code.code_hash, used_at: code.used_at });
     codes.set(code.user_id, list);
   }
-  const users = await tx.all<Row>(
+  const users = await tx.all<Omit<UserRow, 'updated_at'>>(
     `SELECT id, username, role, disabled, password_hash, token_epoch, totp_secret, totp_enabled, totp_last_step, ui,
        tour_version, last_login_at, created_at FROM users ORDER BY id`,
   );

@@ -10,6 +10,7 @@ import {
   type SqlClient,
   type SqlExecutor,
 } from '../core/database/sql-client';
+import type { UserRow } from './user-rows.sql';
 import type { UserEntity } from './user.entity';
 
 /** A stored account, as the other features (sign-in, sessions, preferences) see it. */
@@ -31,22 +32,6 @@ export interface NewAccount {
 const COLUMNS = `id, username, password_hash, role, disabled, token_epoch, totp_secret, totp_enabled,
   totp_last_step, ui, tour_version, last_login_at, created_at, updated_at`;
 
-interface UserRow {
-  id: number;
-  username: string;
-  password_hash: string;
-  role: Role;
-  disabled: unknown;
-  token_epoch: number;
-  totp_secret: string | null;
-  totp_enabled: unknown;
-  totp_last_step: number | null;
-  ui: string;
-  tour_version: number;
-  last_login_at: number | null;
-  created_at: number;
-  updated_at: number;
-}
 
 function parseUi(text: string): Record<string, string> {
   try {

@@ -42,11 +42,20 @@ export const SENSOR_TAGS = stringListRule(100);
  * the API's draft and the backup's record are this with a few fields changed (see their
  * declarations); SENSOR_FIELDS below gives each field its rule and must name exactly these.
  */
-export interface SensorFieldValues
-  extends Pick<
-    Sensor,
-    'name' | 'type' | 'target' | 'interval' | 'retries' | 'reminder_every' | 'group' | 'tags' | 'site' | 'enabled' | 'options'
-  > {
+export interface SensorFieldValues extends Pick<
+  Sensor,
+  | 'name'
+  | 'type'
+  | 'target'
+  | 'interval'
+  | 'retries'
+  | 'reminder_every'
+  | 'group'
+  | 'tags'
+  | 'site'
+  | 'enabled'
+  | 'options'
+> {
   /** Ids in the API, names in a file, references in a backup. */
   channels: unknown[];
 }

@@ -4,7 +4,10 @@ import type { SqlExecutor } from '../core/database/sql-client';
 import { parseJsonOr, storedBoolean } from '../core/database/stored-values';
 
 /** An account with its recovery codes as backup and restore carry it (times in ms, not ISO text). */
-export interface AccountRecord extends Omit<BackupAccount, 'last_login_at' | 'created_at' | 'recovery_codes'> {
+export interface AccountRecord extends Omit<
+  BackupAccount,
+  'last_login_at' | 'created_at' | 'recovery_codes'
+> {
   last_login_at: number | null;
   /** null in a document that does not say: a new row takes the restore's time. */
   created_at: number | null;

@@ -10,6 +10,7 @@ import {
   type SqlClient,
   type SqlExecutor,
 } from '../core/database/sql-client';
+import { parseJsonOr } from '../core/database/stored-values';
 import type { UserRow } from './user-rows.sql';
 import type { UserEntity } from './user.entity';
 
@@ -32,15 +33,6 @@ export interface NewAccount {
 const COLUMNS = `id, username, password_hash, role, disabled, token_epoch, totp_secret, totp_enabled,
   totp_last_step, ui, tour_version, last_login_at, created_at, updated_at`;
 
-
-function parseUi(text: string): Record<string, string> {
-  try {
-    return JSON.parse(text) as Record<string, string>;
-  } catch {
-    return {};
-  }
-}
-
 const toUser = (row: UserRow): User => ({
   id: Number(row.id),
   username: row.username,
@@ -51,7 +43,7 @@ const toUser = (row: UserRow): User => ({
   totpSecret: row.totp_secret,
   totpEnabled: boolOf(row.totp_enabled),
   totpLastStep: row.totp_last_step === null ? null : Number(row.totp_last_step),
-  ui: parseUi(row.ui),
+  ui: parseJsonOr<Record<string, string>>(row.ui, {}),
   tourVersion: Number(row.tour_version),
   lastLoginAt: row.last_login_at === null ? null : Number(row.last_login_at),
   createdAt: Number(row.created_at),

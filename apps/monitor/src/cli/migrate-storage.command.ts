@@ -1,6 +1,5 @@
 import { Command, Option } from 'nest-commander';
-import { loadConfig } from '../core/config/config.loader';
-import { ConfigError, type MonitorConfig } from '../core/config/monitor-config';
+import type { MonitorConfig } from '../core/config/monitor-config';
 import {
   copyDatabase,
   CopyRefusedError,
@@ -13,7 +12,7 @@ import { createLogger } from '../core/logging/logger';
 import { dropIdentity } from '../core/process/identity';
 import { StartupError } from '../core/process/startup-error';
 import { ConfigOptions, type ConfigFlagOptions } from './config-options';
-import { exitWithError } from './fatal';
+import { exitWithError, loadConfigOrExit } from './fatal';
 
 type Flags = ConfigFlagOptions & { to?: string; from?: string };
 
@@ -35,13 +34,7 @@ export class MigrateStorageCommand extends ConfigOptions {
       exitWithError('migrate-storage needs exactly one of --to <url> and --from <url>');
     if (!parsePostgresUrl(other))
       exitWithError(`${flags.to ? '--to' : '--from'} must be a postgres:// or postgresql:// URL with a host`);
-    let config: MonitorConfig;
-    try {
-      config = loadConfig(flags);
-    } catch (error) {
-      if (error instanceof ConfigError) exitWithError(error.message);
-      throw error;
-    }
+    const config = loadConfigOrExit(flags);
     const logger = createLogger(config.log_level);
     const configured = configuredStorage(config);
     const named: Storage = { label: maskDatabaseUrl(other), open: () => openStorage({ url: other }) };

@@ -1,14 +1,12 @@
 import { Command, Option } from 'nest-commander';
 import { ConflictError } from '@monitor/domain';
 import { createApp } from '../create-app';
-import { loadConfig } from '../core/config/config.loader';
-import { ConfigError } from '../core/config/monitor-config';
 import { createLogger } from '../core/logging/logger';
 import { dropIdentity } from '../core/process/identity';
 import { StartupError } from '../core/process/startup-error';
 import { ExamplesService } from '../examples/examples.service';
 import { ConfigOptions, type ConfigFlagOptions } from './config-options';
-import { exitWithError } from './fatal';
+import { exitWithError, loadConfigOrExit } from './fatal';
 
 @Command({
   name: 'seed',
@@ -17,13 +15,7 @@ import { exitWithError } from './fatal';
 export class SeedCommand extends ConfigOptions {
   async run(_params: string[], flags: ConfigFlagOptions & { demo?: boolean } = {}): Promise<void> {
     if (!flags.demo) exitWithError('seed needs --demo (the only data set there is)');
-    let config;
-    try {
-      config = loadConfig(flags);
-    } catch (error) {
-      if (error instanceof ConfigError) exitWithError(error.message);
-      throw error;
-    }
+    const config = loadConfigOrExit(flags);
     const logger = createLogger(config.log_level);
     try {
       dropIdentity(config, logger);

@@ -1,8 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Command } from 'nest-commander';
 import { createApp } from '../create-app';
-import { loadConfig } from '../core/config/config.loader';
-import { ConfigError, type MonitorConfig } from '../core/config/monitor-config';
+import type { MonitorConfig } from '../core/config/monitor-config';
 import { buildInfo } from '../core/build-info';
 import { lockDataDirectory, type DataDirectoryLock } from '../core/database/data-directory-lock';
 import { prepareSqliteDirectory } from '../core/database/open-database';
@@ -10,7 +9,7 @@ import { createLogger, type AppLogger } from '../core/logging/logger';
 import { dropIdentity } from '../core/process/identity';
 import { StartupError } from '../core/process/startup-error';
 import { ConfigOptions, type ConfigFlagOptions } from './config-options';
-import { exitWithError } from './fatal';
+import { exitWithError, loadConfigOrExit } from './fatal';
 
 @Command({
   name: 'serve',
@@ -25,13 +24,7 @@ export class ServeCommand extends ConfigOptions {
         `unknown command "${params[0]}": use serve, doctor, healthcheck, version or seed (see --help)`,
       );
     }
-    let config: MonitorConfig;
-    try {
-      config = loadConfig(flags);
-    } catch (error) {
-      if (error instanceof ConfigError) exitWithError(error.message);
-      throw error;
-    }
+    const config = loadConfigOrExit(flags);
     const logger = createLogger(config.log_level);
     let app: NestFastifyApplication;
     let lock: DataDirectoryLock | null;

@@ -1,16 +1,16 @@
-import {
-  ChangeDetectionStrategy,
-  Component,
-  computed,
-  inject,
-  signal,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { TranslocoPipe } from '@jsverse/transloco';
 import type { ChangePasswordRequest } from '@monitor/contracts';
 
 import { t } from '../../core/i18n/i18n';
 import { SessionStore } from '../../core/session/session.store';
-import { anyError, errorsOnceSubmitted, injectFocus, passwordProblem, whileBusy } from '../../shared/forms/form-helpers';
+import {
+  anyError,
+  errorsOnceSubmitted,
+  injectFocus,
+  passwordProblem,
+  whileBusy,
+} from '../../shared/forms/form-helpers';
 import { NewPasswordFieldsComponent } from '../../shared/forms/new-password-fields.component';
 import { TextFieldComponent } from '../../shared/forms/text-field.component';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
@@ -86,9 +86,9 @@ export class PasswordFormComponent {
   /** Set by a submit; from then on the errors follow the typing. */
   private readonly submitted = signal(false);
   protected readonly errors = errorsOnceSubmitted(this.submitted, (): PasswordErrors => ({
-      current: this.current() === '' ? t('account.password.currentMissing') : undefined,
-      next: passwordProblem(this.next()),
-      repeat: this.repeat() !== this.next() ? t('account.password.mismatch') : undefined,
+    current: this.current() === '' ? t('account.password.currentMissing') : undefined,
+    next: passwordProblem(this.next()),
+    repeat: this.repeat() !== this.next() ? t('account.password.mismatch') : undefined,
   }));
   protected readonly failure = signal<string | undefined>(undefined);
   protected readonly done = signal(false);

@@ -1,11 +1,5 @@
 import { DatePipe } from '@angular/common';
-import {
-  ChangeDetectionStrategy,
-  Component,
-  computed,
-  inject,
-  signal,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { Router } from '@angular/router';
 import { TranslocoPipe } from '@jsverse/transloco';
 import {
@@ -22,7 +16,15 @@ import { t } from '../../core/i18n/i18n';
 import { around } from '../../core/i18n/emphasis';
 import { roleLabel } from '../../core/session/roles';
 import { SessionStore } from '../../core/session/session.store';
-import { anyError, errorsOnceSubmitted, injectFocus, inputValue, passwordHint, passwordProblem, whileBusy } from '../../shared/forms/form-helpers';
+import {
+  anyError,
+  errorsOnceSubmitted,
+  injectFocus,
+  inputValue,
+  passwordHint,
+  passwordProblem,
+  whileBusy,
+} from '../../shared/forms/form-helpers';
 import { NewPasswordFieldsComponent } from '../../shared/forms/new-password-fields.component';
 import { TextFieldComponent } from '../../shared/forms/text-field.component';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
@@ -92,8 +94,8 @@ export class AccountsPageComponent {
   /** Set by a submit; from then on the errors follow the typing. */
   private readonly createSubmitted = signal(false);
   protected readonly createErrors = errorsOnceSubmitted(this.createSubmitted, (): CreateErrors => ({
-      username: this.newUsername().trim() === '' ? t('accounts.create.usernameMissing') : undefined,
-      password: passwordProblem(this.newPassword()),
+    username: this.newUsername().trim() === '' ? t('accounts.create.usernameMissing') : undefined,
+    password: passwordProblem(this.newPassword()),
   }));
   protected readonly createFailure = signal<string | undefined>(undefined);
   protected readonly creating = signal(false);

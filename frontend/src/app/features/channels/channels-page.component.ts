@@ -6,13 +6,7 @@ import {
 } from '@monitor/domain/channel.definition';
 import { renderTemplate } from '@monitor/domain/template';
 import { DatePipe } from '@angular/common';
-import {
-  ChangeDetectionStrategy,
-  Component,
-  computed,
-  inject,
-  signal,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { TranslocoPipe } from '@jsverse/transloco';
 
 import { ApiCallError } from '../../core/api/api-call-error';

@@ -1,19 +1,19 @@
-import {
-  ChangeDetectionStrategy,
-  Component,
-  computed,
-  inject,
-  signal,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { Router, RouterLink } from '@angular/router';
 import { TranslocoPipe } from '@jsverse/transloco';
 import type { SetupRequest } from '@monitor/contracts';
 
-import { ApiCallError } from '../../core/api/api-call-error';
+import type { ApiCallError } from '../../core/api/api-call-error';
 import { activeLanguage, t } from '../../core/i18n/i18n';
 import { DEFAULT_LANGUAGE } from '../../core/i18n/languages';
 import { SessionStore } from '../../core/session/session.store';
-import { anyError, errorsOnceSubmitted, injectFocus, passwordProblem, whileBusy } from '../../shared/forms/form-helpers';
+import {
+  anyError,
+  errorsOnceSubmitted,
+  injectFocus,
+  passwordProblem,
+  whileBusy,
+} from '../../shared/forms/form-helpers';
 import { NewPasswordFieldsComponent } from '../../shared/forms/new-password-fields.component';
 import { TextFieldComponent } from '../../shared/forms/text-field.component';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
@@ -129,9 +129,9 @@ export class SetupPageComponent {
   /** Set by the first submit; from then on the errors follow the typing. */
   private readonly submitted = signal(false);
   protected readonly errors = errorsOnceSubmitted(this.submitted, (): SetupErrors => ({
-      username: this.username().trim() === '' ? t('auth.setup.enterUsername') : undefined,
-      password: passwordProblem(this.password()),
-      repeat: this.repeat() !== this.password() ? t('auth.setup.passwordsDiffer') : undefined,
+    username: this.username().trim() === '' ? t('auth.setup.enterUsername') : undefined,
+    password: passwordProblem(this.password()),
+    repeat: this.repeat() !== this.password() ? t('auth.setup.passwordsDiffer') : undefined,
   }));
   protected readonly failure = signal<ApiCallError | undefined>(undefined);
   protected readonly busy = signal(false);

@@ -182,7 +182,9 @@ export class SignInPageComponent {
       (error) => {
         // A challenge takes one try, right or wrong: after a refused code the password comes first.
         if (error.status === 401) {
-          this.startOver(t(this.expired(challenge, error) ? 'auth.signIn.expired' : 'auth.signIn.codeRefused'));
+          this.startOver(
+            t(this.expired(challenge, error) ? 'auth.signIn.expired' : 'auth.signIn.codeRefused'),
+          );
         } else {
           this.failure.set(messageWithRetry(error));
           this.focus('#sign-in-code');

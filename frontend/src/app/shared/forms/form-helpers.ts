@@ -86,7 +86,10 @@ export async function whileBusy(
  * A form's field errors (each a text, or undefined): none until the first submit sets `submitted`,
  * so that nobody is told off before trying; from then on they follow the typing.
  */
-export function errorsOnceSubmitted<T extends object>(submitted: Signal<boolean>, check: () => T): Signal<Partial<T>> {
+export function errorsOnceSubmitted<T extends object>(
+  submitted: Signal<boolean>,
+  check: () => T,
+): Signal<Partial<T>> {
   return computed(() => (submitted() ? check() : {}));
 }
 

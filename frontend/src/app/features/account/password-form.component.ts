@@ -5,8 +5,8 @@ import type { ChangePasswordRequest } from '@monitor/contracts';
 import { t } from '../../core/i18n/i18n';
 import { SessionStore } from '../../core/session/session.store';
 import {
-  anyError,
   errorsOnceSubmitted,
+  fieldsValidOnSubmit,
   injectFocus,
   passwordProblem,
   whileBusy,
@@ -97,14 +97,9 @@ export class PasswordFormComponent {
   protected async submit(event: Event): Promise<void> {
     event.preventDefault();
     if (this.busy()) return;
-    this.submitted.set(true);
-    const errors = this.errors();
     this.failure.set(undefined);
     this.done.set(false);
-    if (anyError(errors)) {
-      this.focus('[aria-invalid="true"]');
-      return;
-    }
+    if (!fieldsValidOnSubmit(this.submitted, this.errors, this.focus)) return;
 
     await whileBusy(
       this.busy,

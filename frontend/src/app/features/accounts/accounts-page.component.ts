@@ -17,8 +17,8 @@ import { around } from '../../core/i18n/emphasis';
 import { roleLabel } from '../../core/session/roles';
 import { SessionStore } from '../../core/session/session.store';
 import {
-  anyError,
   errorsOnceSubmitted,
+  fieldsValidOnSubmit,
   injectFocus,
   inputValue,
   passwordHint,
@@ -180,14 +180,9 @@ export class AccountsPageComponent {
     event.preventDefault();
     if (this.creating()) return;
     const username = this.newUsername().trim();
-    this.createSubmitted.set(true);
-    const errors = this.createErrors();
     this.createFailure.set(undefined);
     this.status.set(undefined);
-    if (anyError(errors)) {
-      this.focus('.create-form [aria-invalid="true"]');
-      return;
-    }
+    if (!fieldsValidOnSubmit(this.createSubmitted, this.createErrors, this.focus, '.create-form')) return;
     await whileBusy(
       this.creating,
       async () => {

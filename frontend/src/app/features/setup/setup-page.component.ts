@@ -8,8 +8,8 @@ import { activeLanguage, t } from '../../core/i18n/i18n';
 import { DEFAULT_LANGUAGE } from '../../core/i18n/languages';
 import { SessionStore } from '../../core/session/session.store';
 import {
-  anyError,
   errorsOnceSubmitted,
+  fieldsValidOnSubmit,
   injectFocus,
   passwordProblem,
   whileBusy,
@@ -140,13 +140,8 @@ export class SetupPageComponent {
     event.preventDefault();
     if (this.busy()) return;
     const username = this.username().trim();
-    this.submitted.set(true);
-    const errors = this.errors();
     this.failure.set(undefined);
-    if (anyError(errors)) {
-      this.focus('[aria-invalid="true"]');
-      return;
-    }
+    if (!fieldsValidOnSubmit(this.submitted, this.errors, this.focus)) return;
 
     await whileBusy(
       this.busy,

@@ -97,3 +97,19 @@ export function errorsOnceSubmitted<T extends object>(
 export function anyError(errors: object): boolean {
   return Object.values(errors).some(Boolean);
 }
+
+/**
+ * A submit's check of the fields: from now on `errors` shows; when a field has one, focus goes to the
+ * first such field (inside `within`, a selector, when given) and the answer is false.
+ */
+export function fieldsValidOnSubmit(
+  submitted: WritableSignal<boolean>,
+  errors: Signal<object>,
+  focus: (selector: string) => void,
+  within?: string,
+): boolean {
+  submitted.set(true);
+  if (!anyError(errors())) return true;
+  focus(within ? `${within} [aria-invalid="true"]` : '[aria-invalid="true"]');
+  return false;
+}

@@ -1,19 +1,16 @@
-import {
-  ChangeDetectionStrategy,
-  Component,
-  ElementRef,
-  Injector,
-  computed,
-  inject,
-  signal,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { TranslocoPipe } from '@jsverse/transloco';
 import type { ChangePasswordRequest } from '@monitor/contracts';
 
-import { ApiCallError } from '../../core/api/api-call-error';
 import { t } from '../../core/i18n/i18n';
 import { SessionStore } from '../../core/session/session.store';
-import { focusAfterRender, passwordProblem } from '../../shared/forms/form-helpers';
+import {
+  errorsOnceSubmitted,
+  fieldsValidOnSubmit,
+  injectFocus,
+  passwordProblem,
+  whileBusy,
+} from '../../shared/forms/form-helpers';
 import { NewPasswordFieldsComponent } from '../../shared/forms/new-password-fields.component';
 import { TextFieldComponent } from '../../shared/forms/text-field.component';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
@@ -81,22 +78,18 @@ export class PasswordFormComponent {
   private readonly api = inject(AccountApi);
   private readonly session = inject(SessionStore);
   protected readonly username = computed(() => this.session.user()?.username ?? '');
-  private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
-  private readonly injector = inject(Injector);
+  private readonly focus = injectFocus();
 
   protected readonly current = signal('');
   protected readonly next = signal('');
   protected readonly repeat = signal('');
   /** Set by a submit; from then on the errors follow the typing. */
   private readonly submitted = signal(false);
-  protected readonly errors = computed<PasswordErrors>(() => {
-    if (!this.submitted()) return {};
-    return {
-      current: this.current() === '' ? t('account.password.currentMissing') : undefined,
-      next: passwordProblem(this.next()),
-      repeat: this.repeat() !== this.next() ? t('account.password.mismatch') : undefined,
-    };
-  });
+  protected readonly errors = errorsOnceSubmitted(this.submitted, (): PasswordErrors => ({
+    current: this.current() === '' ? t('account.password.currentMissing') : undefined,
+    next: passwordProblem(this.next()),
+    repeat: this.repeat() !== this.next() ? t('account.password.mismatch') : undefined,
+  }));
   protected readonly failure = signal<string | undefined>(undefined);
   protected readonly done = signal(false);
   protected readonly busy = signal(false);
@@ -104,28 +97,22 @@ export class PasswordFormComponent {
   protected async submit(event: Event): Promise<void> {
     event.preventDefault();
     if (this.busy()) return;
-    this.submitted.set(true);
-    const errors = this.errors();
     this.failure.set(undefined);
     this.done.set(false);
-    if (errors.current || errors.next || errors.repeat) {
-      focusAfterRender(this.injector, this.host.nativeElement, '[aria-invalid="true"]');
-      return;
-    }
+    if (!fieldsValidOnSubmit(this.submitted, this.errors, this.focus)) return;
 
-    this.busy.set(true);
-    try {
-      const body: ChangePasswordRequest = { current_password: this.current(), new_password: this.next() };
-      await this.session.renewing(this.api.changePassword(body));
-      this.submitted.set(false);
-      this.current.set('');
-      this.next.set('');
-      this.repeat.set('');
-      this.done.set(true);
-    } catch (failure: unknown) {
-      this.failure.set(ApiCallError.from(failure).message);
-    } finally {
-      this.busy.set(false);
-    }
+    await whileBusy(
+      this.busy,
+      async () => {
+        const body: ChangePasswordRequest = { current_password: this.current(), new_password: this.next() };
+        await this.session.renewing(this.api.changePassword(body));
+        this.submitted.set(false);
+        this.current.set('');
+        this.next.set('');
+        this.repeat.set('');
+        this.done.set(true);
+      },
+      (error) => this.failure.set(error.message),
+    );
   }
 }

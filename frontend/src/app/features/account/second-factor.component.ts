@@ -1,21 +1,12 @@
-import {
-  ChangeDetectionStrategy,
-  Component,
-  ElementRef,
-  Injector,
-  computed,
-  inject,
-  input,
-  signal,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
 import { TranslocoPipe } from '@jsverse/transloco';
 import type { SessionUser } from '@monitor/contracts';
 
-import { ApiCallError } from '../../core/api/api-call-error';
 import { t } from '../../core/i18n/i18n';
 import { SessionStore } from '../../core/session/session.store';
-import { focusAfterRender } from '../../shared/forms/form-helpers';
-import { OneTimeCodeFieldComponent, typedCode } from '../../shared/forms/one-time-code-field.component';
+import { CodeFormComponent } from '../../shared/forms/code-form.component';
+import { injectFocus, whileBusy } from '../../shared/forms/form-helpers';
+import { typedCode } from '../../shared/forms/one-time-code-field.component';
 import { TextFieldComponent } from '../../shared/forms/text-field.component';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { AccountApi, totpQrUrl } from './account.api';
@@ -39,7 +30,7 @@ interface Enrolment {
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
     TextFieldComponent,
-    OneTimeCodeFieldComponent,
+    CodeFormComponent,
     ErrorAlertComponent,
     RecoveryCodesComponent,
     TranslocoPipe,
@@ -70,32 +61,24 @@ interface Enrolment {
             </p>
           </li>
           <li>
-            <form class="form" novalidate (submit)="confirm($event)" data-testid="totp-confirm-form">
-              <app-one-time-code-field
-                fieldId="totp-code"
-                [label]="'account.totp.code' | transloco"
-                [digitsOnly]="true"
-                [hint]="'account.totp.codeHint' | transloco"
-                [maxlength]="10"
-                [(value)]="code"
-                [error]="fieldErrorText()"
-              />
-              @if (failure(); as message) {
-                <app-error-alert
-                  [heading]="'account.totp.confirmFailed' | transloco"
-                  [message]="message"
-                  [retryable]="false"
-                />
-              }
-              <p class="buttons">
-                <button type="submit" class="button button-primary" [disabled]="busy()">
-                  {{ (busy() ? 'account.totp.checking' : 'account.totp.confirm') | transloco }}
-                </button>
-                <button type="button" class="button" [disabled]="busy()" (click)="cancel()">
-                  {{ 'common.actions.cancel' | transloco }}
-                </button>
-              </p>
-            </form>
+            <app-code-form
+              testId="totp-confirm-form"
+              fieldId="totp-code"
+              [label]="'account.totp.code' | transloco"
+              [digitsOnly]="true"
+              [hint]="'account.totp.codeHint' | transloco"
+              [maxlength]="10"
+              [(value)]="code"
+              [error]="fieldErrorText()"
+              [failure]="failure()"
+              [failureHeading]="'account.totp.confirmFailed' | transloco"
+              [busy]="busy()"
+              [submitLabel]="'account.totp.confirm' | transloco"
+              [busyLabel]="'account.totp.checking' | transloco"
+              [backLabel]="'common.actions.cancel' | transloco"
+              (submitted)="confirm($event)"
+              (back)="cancel()"
+            />
           </li>
         </ol>
       } @else if (user().totp_enabled) {
@@ -207,7 +190,8 @@ interface Enrolment {
       margin: 0;
       padding-inline-start: 1.4rem;
     }
-    .steps p {
+    .steps p,
+    .steps app-code-form {
       margin: 0 0 0.5rem;
     }
     .qr {
@@ -236,8 +220,7 @@ interface Enrolment {
 export class SecondFactorComponent {
   private readonly api = inject(AccountApi);
   private readonly session = inject(SessionStore);
-  private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
-  private readonly injector = inject(Injector);
+  private readonly focus = injectFocus();
 
   readonly user = input.required<SessionUser>();
 
@@ -264,16 +247,15 @@ export class SecondFactorComponent {
   protected async start(): Promise<void> {
     if (this.busy()) return;
     this.reset();
-    this.busy.set(true);
-    try {
-      const started = await this.api.startTotp();
-      this.enrolment.set({ secret: started.secret, qrSrc: totpQrUrl(Date.now()) });
-      this.focus('#totp-code');
-    } catch (failure: unknown) {
-      this.failure.set(ApiCallError.from(failure).message);
-    } finally {
-      this.busy.set(false);
-    }
+    await whileBusy(
+      this.busy,
+      async () => {
+        const started = await this.api.startTotp();
+        this.enrolment.set({ secret: started.secret, qrSrc: totpQrUrl(Date.now()) });
+        this.focus('#totp-code');
+      },
+      (error) => this.failure.set(error.message),
+    );
   }
 
   protected async confirm(event: Event): Promise<void> {
@@ -286,19 +268,20 @@ export class SecondFactorComponent {
       this.focus('#totp-code');
       return;
     }
-    this.busy.set(true);
-    try {
-      const answer = await this.api.confirmTotp(code);
-      this.enrolment.set(undefined);
-      this.codes.set(answer.recovery_codes);
-      this.code.set('');
-      await this.reloadSession();
-    } catch (failure: unknown) {
-      this.failure.set(ApiCallError.from(failure).message);
-      this.focus('#totp-code');
-    } finally {
-      this.busy.set(false);
-    }
+    await whileBusy(
+      this.busy,
+      async () => {
+        const answer = await this.api.confirmTotp(code);
+        this.enrolment.set(undefined);
+        this.codes.set(answer.recovery_codes);
+        this.code.set('');
+        await this.reloadSession();
+      },
+      (error) => {
+        this.failure.set(error.message);
+        this.focus('#totp-code');
+      },
+    );
   }
 
   protected ask(action: PasswordAction): void {
@@ -317,24 +300,25 @@ export class SecondFactorComponent {
       this.focus('#totp-password');
       return;
     }
-    this.busy.set(true);
-    try {
-      if (action === 'disable') {
-        await this.api.disableTotp(password);
-        this.reset();
-        this.status.set('isOff');
-      } else {
-        const answer = await this.api.newRecoveryCodes(password);
-        this.reset();
-        this.codes.set(answer.recovery_codes);
-      }
-      await this.reloadSession();
-    } catch (failure: unknown) {
-      this.failure.set(ApiCallError.from(failure).message);
-      this.focus('#totp-password');
-    } finally {
-      this.busy.set(false);
-    }
+    await whileBusy(
+      this.busy,
+      async () => {
+        if (action === 'disable') {
+          await this.api.disableTotp(password);
+          this.reset();
+          this.status.set('isOff');
+        } else {
+          const answer = await this.api.newRecoveryCodes(password);
+          this.reset();
+          this.codes.set(answer.recovery_codes);
+        }
+        await this.reloadSession();
+      },
+      (error) => {
+        this.failure.set(error.message);
+        this.focus('#totp-password');
+      },
+    );
   }
 
   protected cancel(): void {
@@ -365,9 +349,5 @@ export class SecondFactorComponent {
     } catch {
       // The change is made; the counts refresh with the next successful read.
     }
-  }
-
-  private focus(selector: string): void {
-    focusAfterRender(this.injector, this.host.nativeElement, selector);
   }
 }

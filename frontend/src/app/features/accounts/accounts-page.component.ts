@@ -1,13 +1,5 @@
 import { DatePipe } from '@angular/common';
-import {
-  ChangeDetectionStrategy,
-  Component,
-  ElementRef,
-  Injector,
-  computed,
-  inject,
-  signal,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { Router } from '@angular/router';
 import { TranslocoPipe } from '@jsverse/transloco';
 import {
@@ -24,7 +16,15 @@ import { t } from '../../core/i18n/i18n';
 import { around } from '../../core/i18n/emphasis';
 import { roleLabel } from '../../core/session/roles';
 import { SessionStore } from '../../core/session/session.store';
-import { focusAfterRender, inputValue, passwordHint, passwordProblem } from '../../shared/forms/form-helpers';
+import {
+  errorsOnceSubmitted,
+  fieldsValidOnSubmit,
+  injectFocus,
+  inputValue,
+  passwordHint,
+  passwordProblem,
+  whileBusy,
+} from '../../shared/forms/form-helpers';
 import { NewPasswordFieldsComponent } from '../../shared/forms/new-password-fields.component';
 import { TextFieldComponent } from '../../shared/forms/text-field.component';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
@@ -67,8 +67,7 @@ export class AccountsPageComponent {
   private readonly api = inject(AccountsApi);
   private readonly session = inject(SessionStore);
   private readonly router = inject(Router);
-  private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
-  private readonly injector = inject(Injector);
+  private readonly focus = injectFocus();
 
   protected readonly list = loadable(() => this.api.list());
   protected readonly roles = computed<readonly Role[]>(() => this.list.value()?.roles ?? ROLES);
@@ -94,13 +93,10 @@ export class AccountsPageComponent {
   protected readonly newRole = signal<Role>('viewer');
   /** Set by a submit; from then on the errors follow the typing. */
   private readonly createSubmitted = signal(false);
-  protected readonly createErrors = computed<CreateErrors>(() => {
-    if (!this.createSubmitted()) return {};
-    return {
-      username: this.newUsername().trim() === '' ? t('accounts.create.usernameMissing') : undefined,
-      password: passwordProblem(this.newPassword()),
-    };
-  });
+  protected readonly createErrors = errorsOnceSubmitted(this.createSubmitted, (): CreateErrors => ({
+    username: this.newUsername().trim() === '' ? t('accounts.create.usernameMissing') : undefined,
+    password: passwordProblem(this.newPassword()),
+  }));
   protected readonly createFailure = signal<string | undefined>(undefined);
   protected readonly creating = signal(false);
 
@@ -184,31 +180,25 @@ export class AccountsPageComponent {
     event.preventDefault();
     if (this.creating()) return;
     const username = this.newUsername().trim();
-    this.createSubmitted.set(true);
-    const errors = this.createErrors();
     this.createFailure.set(undefined);
     this.status.set(undefined);
-    if (errors.username || errors.password) {
-      this.focus('.create-form [aria-invalid="true"]');
-      return;
-    }
-    this.creating.set(true);
-    try {
-      const body: CreateUserRequest = { username, password: this.newPassword(), role: this.newRole() };
-      const created = await this.api.create(body);
-      this.createSubmitted.set(false);
-      this.newUsername.set('');
-      this.newPassword.set('');
-      this.status.set({
-        key: 'accounts.status.created',
-        params: { name: created.username, role: created.role },
-      });
-      this.list.reload();
-    } catch (failure: unknown) {
-      this.createFailure.set(ApiCallError.from(failure).message);
-    } finally {
-      this.creating.set(false);
-    }
+    if (!fieldsValidOnSubmit(this.createSubmitted, this.createErrors, this.focus, '.create-form')) return;
+    await whileBusy(
+      this.creating,
+      async () => {
+        const body: CreateUserRequest = { username, password: this.newPassword(), role: this.newRole() };
+        const created = await this.api.create(body);
+        this.createSubmitted.set(false);
+        this.newUsername.set('');
+        this.newPassword.set('');
+        this.status.set({
+          key: 'accounts.status.created',
+          params: { name: created.username, role: created.role },
+        });
+        this.list.reload();
+      },
+      (error) => this.createFailure.set(error.message),
+    );
   }
 
   protected selectNewRole(event: Event): void {
@@ -250,9 +240,5 @@ export class AccountsPageComponent {
     } finally {
       this.busyId.set(undefined);
     }
-  }
-
-  private focus(selector: string): void {
-    focusAfterRender(this.injector, this.host.nativeElement, selector);
   }
 }

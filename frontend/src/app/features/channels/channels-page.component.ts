@@ -6,22 +6,14 @@ import {
 } from '@monitor/domain/channel.definition';
 import { renderTemplate } from '@monitor/domain/template';
 import { DatePipe } from '@angular/common';
-import {
-  ChangeDetectionStrategy,
-  Component,
-  ElementRef,
-  Injector,
-  computed,
-  inject,
-  signal,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { TranslocoPipe } from '@jsverse/transloco';
 
 import { ApiCallError } from '../../core/api/api-call-error';
 import { loadable } from '../../core/api/loadable';
 import { t } from '../../core/i18n/i18n';
 import { SessionStore } from '../../core/session/session.store';
-import { focusAfterRender, inputValue } from '../../shared/forms/form-helpers';
+import { injectFocus, inputValue, whileBusy } from '../../shared/forms/form-helpers';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
 import {
@@ -99,8 +91,7 @@ function typeText(type: string, path: string, fallback: string): string {
 export class ChannelsPageComponent {
   private readonly api = inject(ChannelsApi);
   private readonly session = inject(SessionStore);
-  private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
-  private readonly injector = inject(Injector);
+  private readonly focus = injectFocus();
 
   protected readonly isAdmin = this.session.isAdmin;
   /** Lengths of the channel definition the server checks against. */
@@ -263,20 +254,21 @@ export class ChannelsPageComponent {
     this.formFailure.set(undefined);
     this.testResult.set(undefined);
     this.change.set(undefined);
-    this.busy.set(true);
-    try {
-      const body = this.body(draft);
-      const saved =
-        draft.id === undefined ? await this.api.create(body) : await this.api.update(draft.id, body);
-      this.change.set({ kind: 'saved', name: saved.name });
-      this.startEditAfterSave(saved);
-      this.list.reload();
-    } catch (failure: unknown) {
-      this.formFailure.set(ApiCallError.from(failure).message);
-      this.focus('#channel-form-error');
-    } finally {
-      this.busy.set(false);
-    }
+    await whileBusy(
+      this.busy,
+      async () => {
+        const body = this.body(draft);
+        const saved =
+          draft.id === undefined ? await this.api.create(body) : await this.api.update(draft.id, body);
+        this.change.set({ kind: 'saved', name: saved.name });
+        this.startEditAfterSave(saved);
+        this.list.reload();
+      },
+      (error) => {
+        this.formFailure.set(error.message);
+        this.focus('#channel-form-error');
+      },
+    );
   }
 
   /** Sends a test through the saved channel, or through the form as typed when it is new. */
@@ -311,19 +303,18 @@ export class ChannelsPageComponent {
 
   protected async remove(channel: AlertChannel): Promise<void> {
     if (this.busy()) return;
-    this.busy.set(true);
     this.failure.set(undefined);
-    try {
-      await this.api.remove(channel.id);
-      this.confirmDeleteId.set(undefined);
-      if (this.draft()?.id === channel.id) this.cancel();
-      this.change.set({ kind: 'deleted', name: channel.name });
-      this.list.reload();
-    } catch (failure: unknown) {
-      this.failure.set(ApiCallError.from(failure).message);
-    } finally {
-      this.busy.set(false);
-    }
+    await whileBusy(
+      this.busy,
+      async () => {
+        await this.api.remove(channel.id);
+        this.confirmDeleteId.set(undefined);
+        if (this.draft()?.id === channel.id) this.cancel();
+        this.change.set({ kind: 'deleted', name: channel.name });
+        this.list.reload();
+      },
+      (error) => this.failure.set(error.message),
+    );
   }
 
   private startEditAfterSave(saved: AlertChannel): void {
@@ -369,9 +360,5 @@ export class ChannelsPageComponent {
   private patch(change: Partial<Draft>): void {
     const draft = this.draft();
     if (draft) this.draft.set({ ...draft, ...change });
-  }
-
-  private focus(selector: string): void {
-    focusAfterRender(this.injector, this.host.nativeElement, selector);
   }
 }

@@ -2,8 +2,6 @@ import { DatePipe } from '@angular/common';
 import {
   ChangeDetectionStrategy,
   Component,
-  ElementRef,
-  Injector,
   computed,
   effect,
   inject,
@@ -17,7 +15,7 @@ import { TranslocoPipe } from '@jsverse/transloco';
 import type { Incident } from '@monitor/contracts';
 
 import { CLOCK } from '../../core/browser/clock';
-import { focusAfterRender, inputValue } from '../../shared/forms/form-helpers';
+import { injectFocus, inputValue } from '../../shared/forms/form-helpers';
 import { formatDuration, isoDuration } from '../../shared/format/duration';
 import { around } from '../../core/i18n/emphasis';
 
@@ -189,8 +187,7 @@ export interface AcknowledgeRequest {
 })
 export class IncidentTableComponent {
   private readonly now = inject(CLOCK);
-  private readonly injector = inject(Injector);
-  private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
+  private readonly focus = injectFocus();
 
   readonly incidents = input.required<readonly Incident[]>();
   /** The table's accessible name; "Incidents" when not given. */
@@ -272,9 +269,5 @@ export class IncidentTableComponent {
   protected unacknowledgeRow(incident: Incident): void {
     this.focusAfterChange = incident.id;
     this.unacknowledge.emit(incident);
-  }
-
-  private focus(selector: string): void {
-    focusAfterRender(this.injector, this.host.nativeElement, selector);
   }
 }

@@ -1,8 +1,6 @@
 import {
   ChangeDetectionStrategy,
   Component,
-  ElementRef,
-  Injector,
   computed,
   effect,
   inject,
@@ -24,7 +22,7 @@ import {
 
 import { t } from '../../core/i18n/i18n';
 import { formatMs } from '../../core/i18n/format';
-import { focusAfterRender, inputValue } from '../../shared/forms/form-helpers';
+import { injectFocus, inputValue } from '../../shared/forms/form-helpers';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
 import { SensorEditorStore } from './sensor-editor.store';
@@ -69,8 +67,7 @@ interface NumberField {
 export class SensorEditorPageComponent {
   protected readonly store = inject(SensorEditorStore);
   private readonly router = inject(Router);
-  private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
-  private readonly injector = inject(Injector);
+  private readonly focus = injectFocus();
 
   /** Path parameter; absent on `/sensors/new`. */
   readonly id = input<string>();
@@ -226,9 +223,5 @@ export class SensorEditorPageComponent {
   protected async remove(): Promise<void> {
     if (await this.store.remove()) await this.router.navigateByUrl('/');
     else this.focus('#sensor-form-error');
-  }
-
-  private focus(selector: string): void {
-    focusAfterRender(this.injector, this.host.nativeElement, selector);
   }
 }

@@ -1,21 +1,19 @@
-import {
-  ChangeDetectionStrategy,
-  Component,
-  ElementRef,
-  Injector,
-  computed,
-  inject,
-  signal,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { Router, RouterLink } from '@angular/router';
 import { TranslocoPipe } from '@jsverse/transloco';
 import type { SetupRequest } from '@monitor/contracts';
 
-import { ApiCallError } from '../../core/api/api-call-error';
+import type { ApiCallError } from '../../core/api/api-call-error';
 import { activeLanguage, t } from '../../core/i18n/i18n';
 import { DEFAULT_LANGUAGE } from '../../core/i18n/languages';
 import { SessionStore } from '../../core/session/session.store';
-import { focusAfterRender, passwordProblem } from '../../shared/forms/form-helpers';
+import {
+  errorsOnceSubmitted,
+  fieldsValidOnSubmit,
+  injectFocus,
+  passwordProblem,
+  whileBusy,
+} from '../../shared/forms/form-helpers';
 import { NewPasswordFieldsComponent } from '../../shared/forms/new-password-fields.component';
 import { TextFieldComponent } from '../../shared/forms/text-field.component';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
@@ -118,8 +116,7 @@ export class SetupPageComponent {
   private readonly api = inject(SetupApi);
   private readonly session = inject(SessionStore);
   private readonly router = inject(Router);
-  private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
-  private readonly injector = inject(Injector);
+  private readonly focus = injectFocus();
 
   protected readonly modes = MODES;
   /** False when this page's host may not run setup (the server refuses it: DNS rebinding). */
@@ -131,14 +128,11 @@ export class SetupPageComponent {
   protected readonly mode = signal<Mode>('simple');
   /** Set by the first submit; from then on the errors follow the typing. */
   private readonly submitted = signal(false);
-  protected readonly errors = computed<SetupErrors>(() => {
-    if (!this.submitted()) return {};
-    return {
-      username: this.username().trim() === '' ? t('auth.setup.enterUsername') : undefined,
-      password: passwordProblem(this.password()),
-      repeat: this.repeat() !== this.password() ? t('auth.setup.passwordsDiffer') : undefined,
-    };
-  });
+  protected readonly errors = errorsOnceSubmitted(this.submitted, (): SetupErrors => ({
+    username: this.username().trim() === '' ? t('auth.setup.enterUsername') : undefined,
+    password: passwordProblem(this.password()),
+    repeat: this.repeat() !== this.password() ? t('auth.setup.passwordsDiffer') : undefined,
+  }));
   protected readonly failure = signal<ApiCallError | undefined>(undefined);
   protected readonly busy = signal(false);
 
@@ -146,29 +140,23 @@ export class SetupPageComponent {
     event.preventDefault();
     if (this.busy()) return;
     const username = this.username().trim();
-    this.submitted.set(true);
-    const errors = this.errors();
     this.failure.set(undefined);
-    if (errors.username || errors.password || errors.repeat) {
-      focusAfterRender(this.injector, this.host.nativeElement, '[aria-invalid="true"]');
-      return;
-    }
+    if (!fieldsValidOnSubmit(this.submitted, this.errors, this.focus)) return;
 
-    this.busy.set(true);
-    try {
-      const body: SetupRequest = { username, password: this.password(), mode: this.mode() };
-      await this.api.setup(body);
-      // The first administrator keeps the language the setup page was shown in.
-      const language = activeLanguage();
-      if (language !== DEFAULT_LANGUAGE) {
-        await this.api.saveLanguage(language).catch(() => undefined);
-      }
-      await this.session.reload();
-      await this.router.navigateByUrl('/');
-    } catch (failure: unknown) {
-      this.failure.set(ApiCallError.from(failure));
-    } finally {
-      this.busy.set(false);
-    }
+    await whileBusy(
+      this.busy,
+      async () => {
+        const body: SetupRequest = { username, password: this.password(), mode: this.mode() };
+        await this.api.setup(body);
+        // The first administrator keeps the language the setup page was shown in.
+        const language = activeLanguage();
+        if (language !== DEFAULT_LANGUAGE) {
+          await this.api.saveLanguage(language).catch(() => undefined);
+        }
+        await this.session.reload();
+        await this.router.navigateByUrl('/');
+      },
+      (error) => this.failure.set(error),
+    );
   }
 }

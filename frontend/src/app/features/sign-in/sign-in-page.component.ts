@@ -1,23 +1,15 @@
-import {
-  ChangeDetectionStrategy,
-  Component,
-  ElementRef,
-  Injector,
-  computed,
-  inject,
-  input,
-  signal,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, input, signal } from '@angular/core';
 import { Router } from '@angular/router';
 import { TranslocoPipe } from '@jsverse/transloco';
 import type { LoginRequest, TotpLoginRequest } from '@monitor/contracts';
 
-import { ApiCallError } from '../../core/api/api-call-error';
+import type { ApiCallError } from '../../core/api/api-call-error';
 import { t } from '../../core/i18n/i18n';
 import { safeNextUrl } from '../../core/session/next-url';
 import { SessionStore } from '../../core/session/session.store';
-import { focusAfterRender, messageWithRetry } from '../../shared/forms/form-helpers';
-import { OneTimeCodeFieldComponent, typedCode } from '../../shared/forms/one-time-code-field.component';
+import { CodeFormComponent } from '../../shared/forms/code-form.component';
+import { injectFocus, messageWithRetry, whileBusy } from '../../shared/forms/form-helpers';
+import { typedCode } from '../../shared/forms/one-time-code-field.component';
 import { TextFieldComponent } from '../../shared/forms/text-field.component';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { SignInApi } from './sign-in.api';
@@ -37,37 +29,29 @@ interface Challenge {
 @Component({
   selector: 'app-sign-in-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [TextFieldComponent, OneTimeCodeFieldComponent, ErrorAlertComponent, TranslocoPipe],
+  imports: [TextFieldComponent, CodeFormComponent, ErrorAlertComponent, TranslocoPipe],
   template: `
     <section class="panel auth-card" aria-labelledby="sign-in-heading">
       @if (challenge()) {
         <h1 id="sign-in-heading">{{ 'auth.signIn.secondFactor' | transloco }}</h1>
         <p class="lead">{{ 'auth.signIn.codeLead' | transloco }}</p>
-        <form class="form" novalidate (submit)="submitCode($event)" data-testid="sign-in-code-form">
-          <app-one-time-code-field
-            fieldId="sign-in-code"
-            [label]="'auth.signIn.code' | transloco"
-            [hint]="'auth.signIn.codeHint' | transloco"
-            [maxlength]="40"
-            [(value)]="code"
-            [error]="codeError()"
-          />
-          @if (failure(); as message) {
-            <app-error-alert
-              [heading]="'auth.signIn.failed' | transloco"
-              [message]="message"
-              [retryable]="false"
-            />
-          }
-          <p class="buttons">
-            <button type="submit" class="button button-primary" [disabled]="busy()">
-              {{ (busy() ? 'auth.signIn.checking' : 'auth.signIn.verify') | transloco }}
-            </button>
-            <button type="button" class="button" [disabled]="busy()" (click)="startOver()">
-              {{ 'auth.signIn.back' | transloco }}
-            </button>
-          </p>
-        </form>
+        <app-code-form
+          testId="sign-in-code-form"
+          fieldId="sign-in-code"
+          [label]="'auth.signIn.code' | transloco"
+          [hint]="'auth.signIn.codeHint' | transloco"
+          [maxlength]="40"
+          [(value)]="code"
+          [error]="codeError()"
+          [failure]="failure()"
+          [failureHeading]="'auth.signIn.failed' | transloco"
+          [busy]="busy()"
+          [submitLabel]="'auth.signIn.verify' | transloco"
+          [busyLabel]="'auth.signIn.checking' | transloco"
+          [backLabel]="'auth.signIn.back' | transloco"
+          (submitted)="submitCode($event)"
+          (back)="startOver()"
+        />
       } @else {
         <h1 id="sign-in-heading">{{ 'auth.signIn.heading' | transloco }}</h1>
         <p class="lead">{{ 'auth.signIn.lead' | transloco }}</p>
@@ -116,8 +100,7 @@ export class SignInPageComponent {
   private readonly api = inject(SignInApi);
   private readonly session = inject(SessionStore);
   private readonly router = inject(Router);
-  private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
-  private readonly injector = inject(Injector);
+  private readonly focus = injectFocus();
 
   /** Where to go after signing in (query parameter); only in-app paths are followed. */
   readonly next = input<string>();
@@ -155,24 +138,25 @@ export class SignInPageComponent {
       return;
     }
 
-    this.busy.set(true);
-    try {
-      const body: LoginRequest = { username, password };
-      const answer = await this.api.login(body);
-      if ('totp_required' in answer) {
-        this.challenge.set({ token: answer.challenge, receivedAt: Date.now() });
-        this.code.set('');
-        this.codeSubmitted.set(false);
-        this.focus('#sign-in-code');
-        return;
-      }
-      await this.signedIn();
-    } catch (failure: unknown) {
-      this.failure.set(messageWithRetry(ApiCallError.from(failure)));
-      this.focus('#sign-in-password');
-    } finally {
-      this.busy.set(false);
-    }
+    await whileBusy(
+      this.busy,
+      async () => {
+        const body: LoginRequest = { username, password };
+        const answer = await this.api.login(body);
+        if ('totp_required' in answer) {
+          this.challenge.set({ token: answer.challenge, receivedAt: Date.now() });
+          this.code.set('');
+          this.codeSubmitted.set(false);
+          this.focus('#sign-in-code');
+          return;
+        }
+        await this.signedIn();
+      },
+      (error) => {
+        this.failure.set(messageWithRetry(error));
+        this.focus('#sign-in-password');
+      },
+    );
   }
 
   protected async submitCode(event: Event): Promise<void> {
@@ -188,23 +172,25 @@ export class SignInPageComponent {
       return;
     }
 
-    this.busy.set(true);
-    try {
-      const body: TotpLoginRequest = { challenge: challenge.token, code };
-      await this.api.loginWithCode(body);
-      await this.signedIn();
-    } catch (failure: unknown) {
-      const error = ApiCallError.from(failure);
-      // A challenge takes one try, right or wrong: after a refused code the password comes first.
-      if (error.status === 401) {
-        this.startOver(t(this.expired(challenge, error) ? 'auth.signIn.expired' : 'auth.signIn.codeRefused'));
-      } else {
-        this.failure.set(messageWithRetry(error));
-        this.focus('#sign-in-code');
-      }
-    } finally {
-      this.busy.set(false);
-    }
+    await whileBusy(
+      this.busy,
+      async () => {
+        const body: TotpLoginRequest = { challenge: challenge.token, code };
+        await this.api.loginWithCode(body);
+        await this.signedIn();
+      },
+      (error) => {
+        // A challenge takes one try, right or wrong: after a refused code the password comes first.
+        if (error.status === 401) {
+          this.startOver(
+            t(this.expired(challenge, error) ? 'auth.signIn.expired' : 'auth.signIn.codeRefused'),
+          );
+        } else {
+          this.failure.set(messageWithRetry(error));
+          this.focus('#sign-in-code');
+        }
+      },
+    );
   }
 
   /** Back to the password step, keeping the username. */
@@ -231,9 +217,5 @@ export class SignInPageComponent {
     this.code.set('');
     await this.session.reload();
     await this.router.navigateByUrl(safeNextUrl(this.next()));
-  }
-
-  private focus(selector: string): void {
-    focusAfterRender(this.injector, this.host.nativeElement, selector);
   }
 }

@@ -2,8 +2,6 @@ import {
   ChangeDetectionStrategy,
   Component,
   DOCUMENT,
-  ElementRef,
-  Injector,
   computed,
   inject,
   input,
@@ -13,9 +11,8 @@ import {
 import type { MapSettings } from '@monitor/contracts';
 import { TranslocoPipe } from '@jsverse/transloco';
 
-import { ApiCallError } from '../../core/api/api-call-error';
 import { t } from '../../core/i18n/i18n';
-import { focusAfterRender, inputValue } from '../../shared/forms/form-helpers';
+import { injectFocus, inputValue, whileBusy } from '../../shared/forms/form-helpers';
 import { SitesStore } from './sites.store';
 
 /** The origin a tile URL template fetches from ({s} as a); undefined for none or an unusable one. */
@@ -109,8 +106,7 @@ function tileOrigin(template: string): string | undefined {
 })
 export class MapSettingsFormComponent {
   private readonly store = inject(SitesStore);
-  private readonly injector = inject(Injector);
-  private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
+  private readonly focus = injectFocus();
   private readonly document = inject(DOCUMENT);
 
   readonly settings = input.required<MapSettings>();
@@ -145,26 +141,27 @@ export class MapSettingsFormComponent {
     event.preventDefault();
     if (this.busy()) return;
     const before = tileOrigin(this.settings().tile_url);
-    this.busy.set(true);
     this.failure.set(undefined);
     this.saved.set(undefined);
-    try {
-      const saved = await this.store.saveMap({
-        tile_url: this.tileUrl().trim(),
-        attribution: this.attribution(),
-        borders: this.borders() ? 'on' : 'off',
-      });
-      const after = tileOrigin(saved.tile_url);
-      // The browser reads the page's security policy (which lists the tile server) when it loads.
-      const newOrigin = after !== undefined && after !== before && after !== this.document.location.origin;
-      this.reloadNeeded.set(newOrigin);
-      this.saved.set({ origin: newOrigin ? after : undefined });
-    } catch (failure: unknown) {
-      this.failure.set(ApiCallError.from(failure).message);
-      focusAfterRender(this.injector, this.host.nativeElement, '#map-settings-error');
-    } finally {
-      this.busy.set(false);
-    }
+    await whileBusy(
+      this.busy,
+      async () => {
+        const saved = await this.store.saveMap({
+          tile_url: this.tileUrl().trim(),
+          attribution: this.attribution(),
+          borders: this.borders() ? 'on' : 'off',
+        });
+        const after = tileOrigin(saved.tile_url);
+        // The browser reads the page's security policy (which lists the tile server) when it loads.
+        const newOrigin = after !== undefined && after !== before && after !== this.document.location.origin;
+        this.reloadNeeded.set(newOrigin);
+        this.saved.set({ origin: newOrigin ? after : undefined });
+      },
+      (error) => {
+        this.failure.set(error.message);
+        this.focus('#map-settings-error');
+      },
+    );
   }
 
   protected reloadPage(): void {

@@ -1,8 +1,6 @@
 import {
   ChangeDetectionStrategy,
   Component,
-  ElementRef,
-  Injector,
   computed,
   inject,
   input,
@@ -13,9 +11,8 @@ import {
 import type { SiteDetail, SiteInput, SiteKind } from '@monitor/contracts';
 import { TranslocoPipe } from '@jsverse/transloco';
 
-import { ApiCallError } from '../../core/api/api-call-error';
 import { t } from '../../core/i18n/i18n';
-import { focusAfterRender, inputValue } from '../../shared/forms/form-helpers';
+import { injectFocus, inputValue, whileBusy } from '../../shared/forms/form-helpers';
 import { SitesStore } from './sites.store';
 
 /** A site kind as people read it, in the active language. */
@@ -137,8 +134,7 @@ const coordinateText = (value: number | null) => (value === null ? '' : String(v
 })
 export class SiteFormComponent {
   private readonly store = inject(SitesStore);
-  private readonly injector = inject(Injector);
-  private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
+  private readonly focus = injectFocus();
 
   /** The site to change; absent to create one. */
   readonly site = input<SiteDetail>();
@@ -188,21 +184,20 @@ export class SiteFormComponent {
       this.cancelled.emit();
       return;
     }
-    this.busy.set(true);
     this.problem.set(undefined);
-    try {
-      const result = site ? await this.store.update(site.name, body) : await this.store.create(body);
-      if (!site) {
-        this.name.set('');
-        this.lat.set('');
-        this.lon.set('');
-      }
-      this.saved.emit(result);
-    } catch (failure: unknown) {
-      this.fail({ kind: 'server', message: ApiCallError.from(failure).message });
-    } finally {
-      this.busy.set(false);
-    }
+    await whileBusy(
+      this.busy,
+      async () => {
+        const result = site ? await this.store.update(site.name, body) : await this.store.create(body);
+        if (!site) {
+          this.name.set('');
+          this.lat.set('');
+          this.lon.set('');
+        }
+        this.saved.emit(result);
+      },
+      (error) => this.fail({ kind: 'server', message: error.message }),
+    );
   }
 
   /** A new site: every field. A change: only what differs (coordinates always as a pair). */
@@ -222,6 +217,6 @@ export class SiteFormComponent {
 
   private fail(problem: FormProblem): void {
     this.problem.set(problem);
-    focusAfterRender(this.injector, this.host.nativeElement, `#${this.prefix()}-error`);
+    this.focus(`#${this.prefix()}-error`);
   }
 }

@@ -1,19 +1,10 @@
-import {
-  ChangeDetectionStrategy,
-  Component,
-  ElementRef,
-  Injector,
-  computed,
-  inject,
-  signal,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import type { SiteDetail } from '@monitor/contracts';
 import { TranslocoPipe } from '@jsverse/transloco';
 
-import { ApiCallError } from '../../core/api/api-call-error';
 import { t } from '../../core/i18n/i18n';
 import { SessionStore } from '../../core/session/session.store';
-import { focusAfterRender } from '../../shared/forms/form-helpers';
+import { injectFocus, whileBusy } from '../../shared/forms/form-helpers';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
 import { MapSettingsFormComponent } from './map-settings-form.component';
@@ -51,8 +42,7 @@ interface DeleteConflict {
 export class SitesPageComponent {
   protected readonly store = inject(SitesStore);
   private readonly session = inject(SessionStore);
-  private readonly injector = inject(Injector);
-  private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
+  private readonly focus = injectFocus();
 
   protected readonly isAdmin = this.session.isAdmin;
   protected readonly kindLabel = kindLabel;
@@ -137,34 +127,30 @@ export class SitesPageComponent {
   /** Deletes the site; a 409 (it still has sensors) offers deleting it and leaving them without one. */
   protected async remove(site: SiteDetail, unassign: boolean): Promise<void> {
     if (this.deleting()) return;
-    this.deleting.set(true);
     this.deleteFailure.set(undefined);
-    try {
-      await this.store.remove(site.name, unassign);
-      this.resetDelete();
-      this.change.set({ kind: unassign ? 'deletedUnassigned' : 'deleted', name: site.name });
-      this.focus('#sites-heading');
-    } catch (failure: unknown) {
-      const error = ApiCallError.from(failure);
-      if (error.status === 409 && !unassign) {
-        this.confirmDelete.set(undefined);
-        this.conflict.set({ name: site.name, message: error.message, sensors: site.sensor_count });
-        this.focus('#confirm-unassign-site');
-      } else {
-        this.deleteFailure.set(error.message);
-      }
-    } finally {
-      this.deleting.set(false);
-    }
+    await whileBusy(
+      this.deleting,
+      async () => {
+        await this.store.remove(site.name, unassign);
+        this.resetDelete();
+        this.change.set({ kind: unassign ? 'deletedUnassigned' : 'deleted', name: site.name });
+        this.focus('#sites-heading');
+      },
+      (error) => {
+        if (error.status === 409 && !unassign) {
+          this.confirmDelete.set(undefined);
+          this.conflict.set({ name: site.name, message: error.message, sensors: site.sensor_count });
+          this.focus('#confirm-unassign-site');
+        } else {
+          this.deleteFailure.set(error.message);
+        }
+      },
+    );
   }
 
   private resetDelete(): void {
     this.confirmDelete.set(undefined);
     this.conflict.set(undefined);
     this.deleteFailure.set(undefined);
-  }
-
-  private focus(selector: string): void {
-    focusAfterRender(this.injector, this.host.nativeElement, selector);
   }
 }

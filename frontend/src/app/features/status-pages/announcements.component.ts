@@ -2,8 +2,6 @@ import { DatePipe } from '@angular/common';
 import {
   ChangeDetectionStrategy,
   Component,
-  ElementRef,
-  Injector,
   computed,
   inject,
   input,
@@ -18,9 +16,8 @@ import {
 } from '@monitor/contracts';
 import { TranslocoPipe } from '@jsverse/transloco';
 
-import { ApiCallError } from '../../core/api/api-call-error';
 import { t } from '../../core/i18n/i18n';
-import { focusAfterRender, inputValue } from '../../shared/forms/form-helpers';
+import { injectFocus, inputValue, whileBusy } from '../../shared/forms/form-helpers';
 import { StatusPagesApi } from './status-pages.api';
 
 /**
@@ -36,8 +33,7 @@ import { StatusPagesApi } from './status-pages.api';
 })
 export class AnnouncementsComponent {
   private readonly api = inject(StatusPagesApi);
-  private readonly injector = inject(Injector);
-  private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
+  private readonly focus = injectFocus();
 
   readonly pageId = input.required<number>();
   readonly initial = input.required<readonly StatusPageAnnouncement[]>();
@@ -72,25 +68,26 @@ export class AnnouncementsComponent {
     event.preventDefault();
     if (this.busy()) return;
     const title = this.title().trim();
-    this.busy.set(true);
     this.failure.set(undefined);
-    try {
-      await this.api.addAnnouncement(this.pageId(), {
-        title,
-        body: this.body().trim(),
-        severity: this.severity(),
-      });
-      this.title.set('');
-      this.body.set('');
-      this.severity.set('info');
-      this.change.set({ kind: 'added', title });
-      await this.refresh();
-    } catch (failure: unknown) {
-      this.failure.set(ApiCallError.from(failure).message);
-      this.focus('#announcement-error');
-    } finally {
-      this.busy.set(false);
-    }
+    await whileBusy(
+      this.busy,
+      async () => {
+        await this.api.addAnnouncement(this.pageId(), {
+          title,
+          body: this.body().trim(),
+          severity: this.severity(),
+        });
+        this.title.set('');
+        this.body.set('');
+        this.severity.set('info');
+        this.change.set({ kind: 'added', title });
+        await this.refresh();
+      },
+      (error) => {
+        this.failure.set(error.message);
+        this.focus('#announcement-error');
+      },
+    );
   }
 
   protected askDelete(announcement: StatusPageAnnouncement): void {
@@ -106,19 +103,18 @@ export class AnnouncementsComponent {
 
   protected async remove(announcement: StatusPageAnnouncement): Promise<void> {
     if (this.busy()) return;
-    this.busy.set(true);
     this.deleteFailure.set(undefined);
-    try {
-      await this.api.removeAnnouncement(this.pageId(), announcement.id);
-      this.confirmDelete.set(undefined);
-      this.change.set({ kind: 'deleted', title: announcement.title });
-      await this.refresh();
-      this.focus('#announcements-heading');
-    } catch (failure: unknown) {
-      this.deleteFailure.set(ApiCallError.from(failure).message);
-    } finally {
-      this.busy.set(false);
-    }
+    await whileBusy(
+      this.busy,
+      async () => {
+        await this.api.removeAnnouncement(this.pageId(), announcement.id);
+        this.confirmDelete.set(undefined);
+        this.change.set({ kind: 'deleted', title: announcement.title });
+        await this.refresh();
+        this.focus('#announcements-heading');
+      },
+      (error) => this.deleteFailure.set(error.message),
+    );
   }
 
   /** Reads the page again for its announcements only: the page's own fields may have unsaved edits. */
@@ -128,9 +124,5 @@ export class AnnouncementsComponent {
     } catch {
       // The change was made; the list catches up with the next visit.
     }
-  }
-
-  private focus(selector: string): void {
-    focusAfterRender(this.injector, this.host.nativeElement, selector);
   }
 }

@@ -1,8 +1,6 @@
 import {
   ChangeDetectionStrategy,
   Component,
-  ElementRef,
-  Injector,
   computed,
   effect,
   inject,
@@ -26,7 +24,7 @@ import { loadable } from '../../core/api/loadable';
 import { t } from '../../core/i18n/i18n';
 import { hasRole } from '../../core/session/roles';
 import { SessionStore } from '../../core/session/session.store';
-import { focusAfterRender, inputValue } from '../../shared/forms/form-helpers';
+import { injectFocus, inputValue } from '../../shared/forms/form-helpers';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
 import { AnnouncementsComponent } from './announcements.component';
@@ -68,8 +66,7 @@ export class StatusPageEditorComponent {
   private readonly api = inject(StatusPagesApi);
   protected readonly session = inject(SessionStore);
   private readonly router = inject(Router);
-  private readonly injector = inject(Injector);
-  private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
+  private readonly focus = injectFocus();
 
   /** The route's `:id`; absent on `/status-pages/new`. */
   readonly id = input<string>();
@@ -205,9 +202,5 @@ export class StatusPageEditorComponent {
     this.page.set(page);
     this.draft.set(draftOf(page));
     this.slugTyped.set(true);
-  }
-
-  private focus(selector: string): void {
-    focusAfterRender(this.injector, this.host.nativeElement, selector);
   }
 }

@@ -1,21 +1,12 @@
-import {
-  ChangeDetectionStrategy,
-  Component,
-  ElementRef,
-  Injector,
-  computed,
-  inject,
-  signal,
-} from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { RouterLink } from '@angular/router';
 import type { StatusPage } from '@monitor/contracts';
 import { TranslocoPipe } from '@jsverse/transloco';
 
-import { ApiCallError } from '../../core/api/api-call-error';
 import { loadable } from '../../core/api/loadable';
 import { t } from '../../core/i18n/i18n';
 import { SessionStore } from '../../core/session/session.store';
-import { focusAfterRender } from '../../shared/forms/form-helpers';
+import { injectFocus, whileBusy } from '../../shared/forms/form-helpers';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { LoadingIndicatorComponent } from '../../shared/ui/loading-indicator.component';
 import { StatusPagesApi, publicPageUrl, sensorCount } from './status-pages.api';
@@ -34,8 +25,7 @@ import { StatusPagesApi, publicPageUrl, sensorCount } from './status-pages.api';
 export class StatusPagesPageComponent {
   private readonly api = inject(StatusPagesApi);
   private readonly session = inject(SessionStore);
-  private readonly injector = inject(Injector);
-  private readonly host = inject<ElementRef<HTMLElement>>(ElementRef);
+  private readonly focus = injectFocus();
 
   protected readonly isAdmin = this.session.isAdmin;
   protected readonly pages = loadable(() => this.api.list());
@@ -68,22 +58,17 @@ export class StatusPagesPageComponent {
 
   protected async remove(page: StatusPage): Promise<void> {
     if (this.deleting()) return;
-    this.deleting.set(true);
     this.deleteFailure.set(undefined);
-    try {
-      await this.api.remove(page.id);
-      this.confirmDelete.set(undefined);
-      this.deleted.set(page.title);
-      this.pages.reload();
-      this.focus('#status-pages-heading');
-    } catch (failure: unknown) {
-      this.deleteFailure.set(ApiCallError.from(failure).message);
-    } finally {
-      this.deleting.set(false);
-    }
-  }
-
-  private focus(selector: string): void {
-    focusAfterRender(this.injector, this.host.nativeElement, selector);
+    await whileBusy(
+      this.deleting,
+      async () => {
+        await this.api.remove(page.id);
+        this.confirmDelete.set(undefined);
+        this.deleted.set(page.title);
+        this.pages.reload();
+        this.focus('#status-pages-heading');
+      },
+      (error) => this.deleteFailure.set(error.message),
+    );
   }
 }

@@ -1,5 +1,14 @@
-import { type Injector, afterNextRender } from '@angular/core';
+import {
+  ElementRef,
+  Injector,
+  type Signal,
+  type WritableSignal,
+  afterNextRender,
+  computed,
+  inject,
+} from '@angular/core';
 
+import { ApiCallError } from '../../core/api/api-call-error';
 import { t } from '../../core/i18n/i18n';
 
 /** The current text of the input, select or textarea an event came from. */
@@ -42,4 +51,65 @@ export function messageWithRetry(error: { message: string; retryAfterSeconds?: n
 /** Moves focus to the first element of `root` matching `selector` once the view has been updated. */
 export function focusAfterRender(injector: Injector, root: HTMLElement, selector: string): void {
   afterNextRender({ write: () => root.querySelector<HTMLElement>(selector)?.focus() }, { injector });
+}
+
+/**
+ * For a component (call it in a field initialiser): a function that moves focus to the first element
+ * of the component's own view matching a selector once the view has been updated.
+ */
+export function injectFocus(): (selector: string) => void {
+  const host = inject<ElementRef<HTMLElement>>(ElementRef);
+  const injector = inject(Injector);
+  return (selector) => focusAfterRender(injector, host.nativeElement, selector);
+}
+
+/**
+ * Runs one call of a form or a button with `busy` set until it settles; when it fails, `failed`
+ * gets the error. One place for the try/catch/finally every submit would otherwise repeat.
+ */
+export async function whileBusy(
+  busy: WritableSignal<boolean>,
+  work: () => Promise<void>,
+  failed: (error: ApiCallError) => void,
+): Promise<void> {
+  busy.set(true);
+  try {
+    await work();
+  } catch (failure: unknown) {
+    failed(ApiCallError.from(failure));
+  } finally {
+    busy.set(false);
+  }
+}
+
+/**
+ * A form's field errors (each a text, or undefined): none until the first submit sets `submitted`,
+ * so that nobody is told off before trying; from then on they follow the typing.
+ */
+export function errorsOnceSubmitted<T extends object>(
+  submitted: Signal<boolean>,
+  check: () => T,
+): Signal<Partial<T>> {
+  return computed(() => (submitted() ? check() : {}));
+}
+
+/** Whether any field of a form has an error. */
+export function anyError(errors: object): boolean {
+  return Object.values(errors).some(Boolean);
+}
+
+/**
+ * A submit's check of the fields: from now on `errors` shows; when a field has one, focus goes to the
+ * first such field (inside `within`, a selector, when given) and the answer is false.
+ */
+export function fieldsValidOnSubmit(
+  submitted: WritableSignal<boolean>,
+  errors: Signal<object>,
+  focus: (selector: string) => void,
+  within?: string,
+): boolean {
+  submitted.set(true);
+  if (!anyError(errors())) return true;
+  focus(within ? `${within} [aria-invalid="true"]` : '[aria-invalid="true"]');
+  return false;
 }

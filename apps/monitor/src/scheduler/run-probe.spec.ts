@@ -1,25 +1,8 @@
 import type { ProbeCatalogue, ProbeOutcome } from '@monitor/probes';
-import type { AppLogger } from '../core/logging/logger';
-import type { SensorDefinition } from '../sensors/sensor-definition';
 import { outcomeColumns, ProbeRuns, resultView } from './run-probe';
+import { quietLogger, testDefinition } from './scheduler.fixtures';
 
-const definition: SensorDefinition = {
-  id: 7,
-  name: 's',
-  type: 'http',
-  target: 'http://127.0.0.1/',
-  interval: 60,
-  retries: 1,
-  reminderEvery: 0,
-  group: '',
-  tags: [],
-  enabled: true,
-  options: {},
-  parentId: null,
-  channelIds: [],
-};
-
-const quiet = { error: () => undefined } as unknown as AppLogger;
+const definition = testDefinition(7, { name: 's', target: 'http://127.0.0.1/' });
 
 /** A probe that answers when told to. */
 function pendingProbe() {
@@ -63,7 +46,7 @@ describe('ProbeRuns', () => {
 
   it('submits the outcome stamped with the start, counts it, and frees the sensor', async () => {
     const { catalogue, answer } = pendingProbe();
-    const runs = new ProbeRuns(catalogue, runtime, { now: () => 1000 }, metrics, quiet);
+    const runs = new ProbeRuns(catalogue, runtime, { now: () => 1000 }, metrics, quietLogger);
     const run = runs.run(definition);
     expect(runs.has(7)).toBe(true);
     expect(runs.oldestStart()).toBe(1000);
@@ -78,7 +61,7 @@ describe('ProbeRuns', () => {
 
   it('records nothing of a run whose loop was stopped meanwhile', async () => {
     const { catalogue, answer } = pendingProbe();
-    const runs = new ProbeRuns(catalogue, runtime, { now: () => 1000 }, metrics, quiet);
+    const runs = new ProbeRuns(catalogue, runtime, { now: () => 1000 }, metrics, quietLogger);
     const run = runs.run(definition);
     runs.stop(7);
     answer({ success: false, message: 'aborted', latencyMs: null });

@@ -3,13 +3,13 @@ import type { ProbeCatalogue } from '@monitor/probes';
 import { Subject } from 'rxjs';
 import type { MembershipChange, MembershipService, Release } from '../cluster/membership.service';
 import type { Clock } from '../core/clock/clock';
-import type { AppLogger } from '../core/logging/logger';
 import type { ProcessMetrics } from '../core/metrics/process-metrics';
 import type { RollupMaintenance } from '../history/rollup-maintenance.service';
 import type { MaintenanceService } from '../maintenance/maintenance.service';
 import type { SensorsRepository } from '../sensors/sensors.repository';
 import type { RuntimeEntry } from './runtime-entry';
 import type { SensorDefinition } from '../sensors/sensor-definition';
+import { quietLogger, testDefinition } from './scheduler.fixtures';
 import { SchedulerService } from './scheduler.service';
 import type { SensorRuntimeService } from './sensor-runtime.service';
 
@@ -23,28 +23,7 @@ const DEAD_AFTER = 5 * PERIOD;
 const INTERVAL_S = 2;
 const SENSORS = 40;
 
-const quiet = {
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-  debug: () => undefined,
-};
-
-const definition = (id: number): SensorDefinition => ({
-  id,
-  name: `s${id}`,
-  type: 'http',
-  target: `http://127.0.0.1/${id}`,
-  interval: INTERVAL_S,
-  retries: 1,
-  reminderEvery: 0,
-  group: '',
-  tags: [],
-  enabled: true,
-  options: {},
-  parentId: null,
-  channelIds: [],
-});
+const definition = (id: number) => testDefinition(id, { interval: INTERVAL_S });
 
 /** The shared membership table and every probe made, by whom and when. */
 class World {
@@ -178,7 +157,7 @@ class Instance {
       { now: () => Date.now() } as Clock,
       this.membership as unknown as MembershipService,
       { startScheduler: true },
-      quiet as unknown as AppLogger,
+      quietLogger,
       { probeStarted: () => undefined, probeFinished: () => undefined } as unknown as ProcessMetrics,
     );
     world.instances.push(this);

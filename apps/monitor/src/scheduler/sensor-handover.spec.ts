@@ -1,36 +1,14 @@
 import { INITIAL_STATE, type MemberRow, ownerOf } from '@monitor/domain';
 import { Subject } from 'rxjs';
 import type { MembershipChange, Release } from '../cluster/membership.service';
-import type { AppLogger } from '../core/logging/logger';
-import type { SensorDefinition } from '../sensors/sensor-definition';
 import type { RuntimeEntry } from './runtime-entry';
+import { quietLogger, testDefinition } from './scheduler.fixtures';
 import { type HandoverLoops, type HandoverMembership, SensorHandover } from './sensor-handover';
 
 const PERIOD = 1000;
 
-const quiet = {
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-  debug: () => undefined,
-} as unknown as AppLogger;
-
 const entry = (id: number, lastCheckedAt: number | null = null): RuntimeEntry => ({
-  definition: {
-    id,
-    name: `s${id}`,
-    type: 'http',
-    target: `http://127.0.0.1/${id}`,
-    interval: 60,
-    retries: 1,
-    reminderEvery: 0,
-    group: '',
-    tags: [],
-    enabled: true,
-    options: {},
-    parentId: null,
-    channelIds: [],
-  } satisfies SensorDefinition,
+  definition: testDefinition(id),
   state: { ...INITIAL_STATE },
   message: '',
   lastCheckedAt,
@@ -125,7 +103,7 @@ describe('SensorHandover', () => {
       runtime,
       loops,
       { now: () => Date.now() },
-      quiet,
+      quietLogger,
     );
     handover.start();
   });

@@ -4,9 +4,8 @@ import type { SessionUser } from '@monitor/contracts';
 
 import { t } from '../../core/i18n/i18n';
 import { SessionStore } from '../../core/session/session.store';
-import { CodeFormComponent } from '../../shared/forms/code-form.component';
+import { CodeFormComponent, typedCode } from '../../shared/forms/code-form.component';
 import { injectFocus, whileBusy } from '../../shared/forms/form-helpers';
-import { typedCode } from '../../shared/forms/one-time-code-field.component';
 import { TextFieldComponent } from '../../shared/forms/text-field.component';
 import { ErrorAlertComponent } from '../../shared/ui/error-alert.component';
 import { AccountApi, totpQrUrl } from './account.api';

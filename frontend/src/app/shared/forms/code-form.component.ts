@@ -1,26 +1,33 @@
 import { ChangeDetectionStrategy, Component, input, model, output } from '@angular/core';
 
 import { ErrorAlertComponent } from '../ui/error-alert.component';
-import { OneTimeCodeFieldComponent } from './one-time-code-field.component';
+import { TextFieldComponent } from './text-field.component';
+
+/** A one-time code as typed, without the spaces people put in to read it. */
+export function typedCode(text: string): string {
+  return text.replace(/\s+/g, '');
+}
 
 /**
  * A form that asks for one one-time code: the field, the last failure, a submit button (its label
  * says when the code is being checked) and a second button to step back. Two-way bind the text with
  * `[(value)]`; the owner checks the code on `submitted` (the submit event, to prevent) and handles
- * `back`. Texts come in already translated.
+ * `back`. Texts come in already translated. The browser and password managers may fill the code in;
+ * `digitsOnly` asks phones for the number pad (leave it off where recovery codes are taken too).
  */
 @Component({
   selector: 'app-code-form',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [OneTimeCodeFieldComponent, ErrorAlertComponent],
+  imports: [TextFieldComponent, ErrorAlertComponent],
   // A block, so that a margin its owner gives it stands where the buttons' own margin would.
   host: { style: 'display: block' },
   template: `
     <form class="form" novalidate (submit)="submitted.emit($event)" [attr.data-testid]="testId()">
-      <app-one-time-code-field
+      <app-text-field
         [fieldId]="fieldId()"
         [label]="label()"
-        [digitsOnly]="digitsOnly()"
+        autocomplete="one-time-code"
+        [inputmode]="digitsOnly() ? 'numeric' : undefined"
         [hint]="hint()"
         [maxlength]="maxlength()"
         [(value)]="value"
